@@ -1,0 +1,8 @@
+import nock from 'nock';
+
+// nock state leaks between test files that share a worker; reset it after each file.
+afterAll(() => {
+  nock.cleanAll();
+  nock.enableNetConnect();
+  nock.restore();
+});
