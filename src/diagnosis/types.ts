@@ -1,0 +1,141 @@
+import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../kube/port.js';
+
+/** A leftover object in the terminating namespace, with the resource type it belongs to. */
+export interface Leftover {
+  resource: Pick<ApiResource, 'group' | 'version' | 'resource' | 'kind'>;
+  meta: ObjectMeta;
+}
+
+/** An aggregated APIService as the diagnosis sees it. */
+export interface ApiServiceState {
+  name: string;
+  group: string;
+  version: string;
+  /** undefined for a local APIService (served by kube-apiserver itself). */
+  service?: { namespace: string; name: string; port?: number };
+  available: { status: string; reason?: string; message?: string } | undefined;
+  /** Whether the backing Service exists and how many ready endpoint addresses it has (undefined = not looked up). */
+  backing?: { serviceExists: boolean; readyEndpoints: number };
+}
+
+/** An admission webhook that intercepts DELETE on some resources. */
+export interface WebhookState {
+  configuration: string;
+  kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
+  name: string;
+  failurePolicy: 'Fail' | 'Ignore';
+  /** Resources it intercepts DELETE for, as `resource.group` (core: `resource`), `*` for all. */
+  deleteResources: string[];
+  service?: { namespace: string; name: string };
+  url?: string;
+  backing?: { serviceExists: boolean; readyEndpoints: number };
+}
+
+/** A pod in the namespace with what decides whether it can terminate. */
+export interface PodState {
+  name: string;
+  uid: string;
+  phase: string;
+  nodeName?: string;
+  deletionTimestamp?: string;
+  terminationGracePeriodSeconds?: number;
+  finalizers: string[];
+  /** Names of PersistentVolumeClaims the pod mounts. */
+  claims: string[];
+}
+
+/** A node's readiness, for pods that cannot terminate. */
+export interface NodeState {
+  name: string;
+  exists: boolean;
+  ready: string;
+}
+
+/** A controller workload (Deployment/StatefulSet/DaemonSet) anywhere in the cluster. */
+export interface WorkloadState {
+  namespace: string;
+  name: string;
+  kind: string;
+  readyReplicas: number;
+  deleting: boolean;
+  /** Image references and container args, used to match a finalizer's domain to its controller. */
+  hints: string[];
+}
+
+/** A CustomResourceDefinition, to tie a CR finalizer to its group. */
+export interface CrdState {
+  name: string;
+  group: string;
+  plural: string;
+  kind: string;
+}
+
+/** Everything one diagnosis reads, gathered once, read-only. Rules are pure functions over this. */
+export interface Snapshot {
+  /** When the snapshot was taken (ISO 8601); rules compute ages against it. */
+  takenAt: string;
+  namespace: NamespaceState;
+  discovery: { failed: { groupVersion: string; error: string }[]; mode: 'aggregated' | 'legacy'; listedTypes: number };
+  leftovers: Leftover[];
+  apiServices: ApiServiceState[];
+  webhooks: WebhookState[];
+  pods: PodState[];
+  nodes: NodeState[];
+  workloads: WorkloadState[];
+  crds: CrdState[];
+  /** Errors met while reading (RBAC, timeouts) — the diagnosis goes on without that part. */
+  readErrors: { what: string; error: string }[];
+  /** Request and byte counts spent building the snapshot. */
+  cost: { requests: number; bytes: number };
+}
+
+export type Severity = 'error' | 'warning' | 'notice';
+
+/** One piece of evidence: what was seen, where. */
+export interface Evidence {
+  /** e.g. `kialis.kiali.io/kiali`, `namespace/x`, `apiservice/v1beta1.metrics.k8s.io`. */
+  object: string;
+  /** Field or source, e.g. `metadata.finalizers`, `status.conditions[NamespaceContentRemaining]`. */
+  field: string;
+  value: string;
+}
+
+/** A diagnosis result naming the culprit, the evidence, the owner and the remedy. */
+export interface Finding {
+  id: string;
+  severity: Severity;
+  summary: string;
+  evidence: Evidence[];
+  owner?: { controller: string; present: boolean | 'unknown'; detail?: string };
+  /** 0..1 where the finding is a heuristic; absent when it is a direct observation. */
+  confidence?: number;
+  remedy: { commands: string[]; policy?: string; note?: string };
+  /** True when a finalizer leaked: its owner is gone. Drives `fail-on: leaked`. */
+  leaked: boolean;
+  /** Objects this finding is about, for the force planner. */
+  targets?: ForceTarget[];
+}
+
+/** Something the force planner could change to unblock the namespace. */
+export type ForceTarget =
+  | {
+      kind: 'object-finalizers';
+      resource: Pick<ApiResource, 'group' | 'version' | 'resource' | 'kind'>;
+      name: string;
+      uid: string;
+      finalizers: string[];
+      /** Finalizers that are legitimately waiting (e.g. pvc-protection with a pod still using the claim). */
+      waiting: string[];
+    }
+  | { kind: 'namespace-metadata-finalizers'; finalizers: string[] }
+  | { kind: 'namespace-finalize'; reason: string };
+
+/** Parsed view of the five namespace conditions; unparsed text is kept, never dropped. */
+export interface ParsedConditions {
+  discoveryFailure?: { failing: string[]; raw: string };
+  groupVersionParsingFailure?: { raw: string };
+  contentFailure?: { errors: string[]; raw: string };
+  contentRemaining?: { counts: { resource: string; group: string; count: number }[]; raw: string };
+  finalizersRemaining?: { counts: { finalizer: string; count: number }[]; raw: string };
+  unparsed: Condition[];
+}

@@ -1,0 +1,24 @@
+/** Durations such as `90s`, `5m`, `1h30m`, `500ms`: pure parsing and formatting. */
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^(\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+
+/** Milliseconds in `text`, or undefined when it is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!DURATION.test(trimmed)) return undefined;
+  let total = 0;
+  for (const [, amount, unit] of trimmed.matchAll(PART)) total += Number(amount) * UNIT_MS[unit!]!;
+  return Math.round(total);
+}
+
+/** A short human form: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}

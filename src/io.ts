@@ -1,0 +1,22 @@
+/** Input and output names, declared once; action.yml must declare exactly these (a test checks). */
+
+export const Inputs = {
+  namespaces: 'namespaces',
+  selector: 'selector',
+  kubeconfig: 'kubeconfig',
+  context: 'context',
+  delete: 'delete',
+  timeout: 'timeout',
+  protectedNamespaces: 'protected-namespaces',
+  failOn: 'fail-on',
+} as const;
+
+export const Outputs = {
+  result: 'result',
+  deleted: 'deleted',
+  stuck: 'stuck',
+  report: 'report',
+} as const;
+
+export type InputName = (typeof Inputs)[keyof typeof Inputs];
+export type OutputName = (typeof Outputs)[keyof typeof Outputs];

@@ -1,0 +1,146 @@
+/**
+ * The Kube port: the only cluster calls the engine needs. Domain code depends on this interface; the one
+ * adapter that imports @kubernetes/client-node (src/kube/client.ts) implements it.
+ */
+
+/** A namespace status condition as the namespace controller writes it. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+/** The parts of a Namespace the engine reads. */
+export interface NamespaceState {
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  phase: string;
+  labels: Record<string, string>;
+  /** `metadata.finalizers`: removed by PATCH of the namespace. */
+  metadataFinalizers: string[];
+  /** `spec.finalizers`: removed only through the `/finalize` subresource. */
+  specFinalizers: string[];
+  conditions: Condition[];
+}
+
+/** An owner reference as stored on an object. */
+export interface OwnerRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** Object metadata as returned by a metadata-only (PartialObjectMetadata) list. */
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid: string;
+  resourceVersion: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  finalizers: string[];
+  ownerReferences: OwnerRef[];
+  labels: Record<string, string>;
+}
+
+/** A resource type found by discovery. `group` is "" for the core group. */
+export interface ApiResource {
+  group: string;
+  version: string;
+  /** Plural resource name, e.g. `configmaps`. */
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
+/** Result of discovery: what could be listed, plus the group-versions that failed (partial discovery). */
+export interface Discovery {
+  resources: ApiResource[];
+  /** Failed group-versions with the error text, e.g. `{ groupVersion: 'metrics.k8s.io/v1beta1', error: 'stale GroupVersion discovery: metrics.k8s.io/v1beta1' }`. */
+  failed: { groupVersion: string; error: string }[];
+  /** `aggregated` (apidiscovery.k8s.io/v2) or `legacy` (one request per group-version). */
+  mode: 'aggregated' | 'legacy';
+}
+
+/** One page of a metadata-only list. */
+export interface MetaPage {
+  items: ObjectMeta[];
+  continue?: string;
+}
+
+/** A watch event on a single namespace. */
+export type NamespaceEvent =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; namespace: NamespaceState }
+  | { type: 'BOOKMARK'; resourceVersion: string }
+  | { type: 'ERROR'; code: number; reason?: string; message: string };
+
+/** Handle on a running watch. `done` resolves when the server or the network ends the stream. */
+export interface WatchHandle {
+  stop(): void;
+  done: Promise<{ error?: Error }>;
+}
+
+/** A cluster API failure with the HTTP code and the decoded Status, when there was one. */
+export class KubeError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly reason?: string,
+    readonly verb?: string,
+    readonly resource?: string,
+  ) {
+    super(message);
+    this.name = 'KubeError';
+  }
+}
+
+/** Read access for the diagnosis snapshot; every method is a GET. */
+export interface KubeReader {
+  getNamespace(name: string): Promise<NamespaceState | undefined>;
+  listNamespaces(labelSelector: string): Promise<NamespaceState[]>;
+  /** Aggregated discovery with fallback to legacy; never throws for one broken group. */
+  discover(): Promise<Discovery>;
+  /** Metadata-only list, one page. `namespace` undefined = cluster-scoped or all namespaces. */
+  listMetadata(
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+    opts: { namespace?: string; limit?: number; continue?: string; labelSelector?: string },
+  ): Promise<MetaPage>;
+  /** Full objects (raw JSON) for the few kinds whose bodies the diagnosis needs: pods, nodes, apiservices... */
+  listRaw(path: string, opts?: { limit?: number; continue?: string }): Promise<{ items: unknown[]; continue?: string }>;
+  getRaw(path: string): Promise<unknown | undefined>;
+}
+
+/** The full port: reads, the namespace lifecycle, and the guarded writes used by forcing. */
+export interface Kube extends KubeReader {
+  /** DELETE the namespace with Background propagation and a UID precondition when given. Missing = 'gone'. */
+  deleteNamespace(name: string, opts?: { uid?: string }): Promise<'requested' | 'gone'>;
+  /** Watch one namespace by `metadata.name` field selector from `resourceVersion`. */
+  watchNamespace(name: string, resourceVersion: string, onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle>;
+  /**
+   * Replace an object's `metadata.finalizers` with a JSON merge patch guarded by uid and resourceVersion
+   * preconditions. Returns 'gone' when the object no longer exists.
+   */
+  patchFinalizers(
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+    namespace: string | undefined,
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    finalizers: string[],
+  ): Promise<'patched' | 'gone'>;
+  /** PUT /api/v1/namespaces/NAME/finalize with the given spec.finalizers, guarded by uid + resourceVersion. */
+  finalizeNamespace(
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    specFinalizers: string[],
+  ): Promise<'finalized' | 'gone'>;
+}

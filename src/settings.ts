@@ -1,0 +1,129 @@
+/** Inputs → one frozen, typed Settings, validated before any cluster call. Pure. */
+import { parseDuration } from './duration.js';
+import { ConfigError } from './errors.js';
+import { compileGlob, globProblem } from './glob.js';
+import { Inputs } from './io.js';
+import { labelSelectorProblem, namespaceNameProblem } from './names.js';
+
+/** Namespaces that are never deleted or forced, whatever the inputs say. */
+export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+export const FAIL_ON = ['leaked', 'stuck', 'never'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+/** Everything the engine needs to know from the user. */
+export interface Settings {
+  readonly namespaces: readonly string[];
+  readonly selector: string | undefined;
+  readonly kubeconfig: string | undefined;
+  readonly context: string | undefined;
+  readonly delete: boolean;
+  readonly timeoutMs: number;
+  /** Built-in names plus the user's names and globs. */
+  readonly protectedPatterns: readonly string[];
+  readonly failOn: FailOn;
+}
+
+/** Reads one input by name; empty string when unset (like core.getInput). */
+export type InputReader = (name: string) => string;
+
+/** Split a list input on newlines, commas and spaces, dropping empties. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function readBoolean(read: InputReader, name: string, fallback: boolean): boolean {
+  const raw = read(name).trim();
+  if (raw === '') return fallback;
+  if (/^(true|True|TRUE)$/.test(raw)) return true;
+  if (/^(false|False|FALSE)$/.test(raw)) return false;
+  throw new ConfigError(`Input "${name}" is "${raw}"; allowed: true or false.`, name);
+}
+
+/** Parse a duration input, naming the input in the error. */
+export function readDuration(read: InputReader, name: string, fallback: string): number {
+  const raw = read(name).trim() || fallback;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms <= 0) {
+    throw new ConfigError(
+      `Input "${name}" is "${raw}", which is not a duration; use a number with a unit, e.g. 90s, 5m, 1h30m.`,
+      name,
+    );
+  }
+  return ms;
+}
+
+function readNamespaces(read: InputReader): string[] {
+  const names = [...new Set(splitList(read(Inputs.namespaces)))];
+  for (const name of names) {
+    const problem = namespaceNameProblem(name);
+    if (problem) throw new ConfigError(`Input "namespaces": "${name}" is not a valid namespace name: ${problem}.`, Inputs.namespaces);
+  }
+  return names;
+}
+
+function readSelector(read: InputReader): string | undefined {
+  const selector = read(Inputs.selector).trim();
+  if (selector === '') return undefined;
+  const problem = labelSelectorProblem(selector);
+  if (problem) throw new ConfigError(`Input "selector" is "${selector}", which does not parse: ${problem}.`, Inputs.selector);
+  return selector;
+}
+
+function readProtected(read: InputReader): string[] {
+  const extra = splitList(read(Inputs.protectedNamespaces));
+  for (const pattern of extra) {
+    const problem = globProblem(pattern);
+    if (problem) {
+      throw new ConfigError(
+        `Input "protected-namespaces": "${pattern}" is not a valid name or glob: ${problem}.`,
+        Inputs.protectedNamespaces,
+      );
+    }
+  }
+  return [...BUILT_IN_PROTECTED, ...extra];
+}
+
+function readFailOn(read: InputReader): FailOn {
+  const raw = read(Inputs.failOn).trim() || 'leaked';
+  if (!(FAIL_ON as readonly string[]).includes(raw)) {
+    throw new ConfigError(`Input "fail-on" is "${raw}"; allowed: ${FAIL_ON.join(', ')}.`, Inputs.failOn);
+  }
+  return raw as FailOn;
+}
+
+/** Whether `name` matches one of the protected patterns. */
+export function isProtected(settings: Pick<Settings, 'protectedPatterns'>, name: string): boolean {
+  return settings.protectedPatterns.some((p) => compileGlob(p).test(name));
+}
+
+/** Read and validate every input; throws ConfigError naming the input, the value and what is allowed. */
+export function readSettings(read: InputReader): Settings {
+  const namespaces = readNamespaces(read);
+  const selector = readSelector(read);
+  if (namespaces.length === 0 && selector === undefined) {
+    throw new ConfigError('No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector".', Inputs.namespaces);
+  }
+  const settings: Settings = {
+    namespaces,
+    selector,
+    kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
+    context: read(Inputs.context).trim() || undefined,
+    delete: readBoolean(read, Inputs.delete, true),
+    timeoutMs: readDuration(read, Inputs.timeout, '5m'),
+    protectedPatterns: readProtected(read),
+    failOn: readFailOn(read),
+  };
+  const refused = namespaces.filter((n) => isProtected(settings, n));
+  if (refused.length > 0) {
+    throw new ConfigError(
+      `Input "namespaces" names protected namespace(s) ${refused.map((n) => `"${n}"`).join(', ')}; ` +
+        `protected: ${settings.protectedPatterns.join(', ')}. Remove them from the targets.`,
+      Inputs.namespaces,
+    );
+  }
+  return Object.freeze(settings);
+}

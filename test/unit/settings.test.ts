@@ -1,0 +1,51 @@
+import { ConfigError } from '../../src/errors.js';
+import { readSettings, type Settings } from '../../src/settings.js';
+
+const reader =
+  (inputs: Record<string, string>) =>
+  (name: string): string =>
+    inputs[name] ?? '';
+
+describe('readSettings', () => {
+  const ok: { name: string; given: Record<string, string>; expect: Partial<Settings> }[] = [
+    {
+      name: 'names split on newlines, commas and spaces, deduplicated',
+      given: { namespaces: 'pr-1\npr-2, pr-3 pr-1' },
+      expect: { namespaces: ['pr-1', 'pr-2', 'pr-3'], delete: true, timeoutMs: 300_000, failOn: 'leaked' },
+    },
+    { name: 'selector alone', given: { selector: 'preview.example.com/pr=123' }, expect: { namespaces: [], selector: 'preview.example.com/pr=123' } },
+    { name: 'set-based selector', given: { selector: 'env in (preview, pr),!keep' }, expect: { selector: 'env in (preview, pr),!keep' } },
+    { name: 'delete false, timeout 90s', given: { namespaces: 'a', delete: 'false', timeout: '90s' }, expect: { delete: false, timeoutMs: 90_000 } },
+    { name: 'compound duration', given: { namespaces: 'a', timeout: '1h30m' }, expect: { timeoutMs: 5_400_000 } },
+    { name: 'fail-on stuck', given: { namespaces: 'a', 'fail-on': 'stuck' }, expect: { failOn: 'stuck' } },
+  ];
+  test.each(ok)('$name', ({ given, expect: expected }) => {
+    expect(readSettings(reader(given))).toMatchObject(expected);
+  });
+
+  const bad: { name: string; given: Record<string, string>; message: RegExp }[] = [
+    { name: 'no targets', given: {}, message: /No targets: set "namespaces".*or "selector"/ },
+    { name: 'upper-case name', given: { namespaces: 'PR-1' }, message: /"namespaces": "PR-1" is not a valid namespace name: it contains upper-case/ },
+    { name: 'underscore name', given: { namespaces: 'pr_1' }, message: /"pr_1" is not a valid namespace name: a namespace name is a DNS-1123 label/ },
+    { name: 'too long name', given: { namespaces: 'a'.repeat(64) }, message: /64 characters long; at most 63/ },
+    { name: 'protected name', given: { namespaces: 'pr-1 kube-system' }, message: /protected namespace\(s\) "kube-system"/ },
+    { name: 'protected by user glob', given: { namespaces: 'prod-eu', 'protected-namespaces': 'prod-*' }, message: /"prod-eu"/ },
+    { name: 'selector does not parse', given: { selector: 'env in (a' }, message: /Input "selector" is "env in \(a", which does not parse/ },
+    { name: 'selector bad key', given: { selector: 'bad key=1' }, message: /Input "selector"/ },
+    { name: 'unparsable duration', given: { namespaces: 'a', timeout: '5 minutes' }, message: /Input "timeout" is "5 minutes", which is not a duration; use .* 90s, 5m/ },
+    { name: 'bare number duration', given: { namespaces: 'a', timeout: '300' }, message: /Input "timeout" is "300"/ },
+    { name: 'unknown fail-on', given: { namespaces: 'a', 'fail-on': 'always' }, message: /Input "fail-on" is "always"; allowed: leaked, stuck, never/ },
+    { name: 'bad boolean', given: { namespaces: 'a', delete: 'yes' }, message: /Input "delete" is "yes"; allowed: true or false/ },
+    { name: 'bad protected glob', given: { namespaces: 'a', 'protected-namespaces': 'prod[1]' }, message: /"protected-namespaces": "prod\[1\]" is not a valid name or glob/ },
+  ];
+  test.each(bad)('refuses $name', ({ given, message }) => {
+    let error: unknown;
+    try {
+      readSettings(reader(given));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+  });
+});
