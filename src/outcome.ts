@@ -1,0 +1,63 @@
+/** The vocabulary of results: what happened to each target, and to the run. */
+import type { Finding } from './diagnosis/types.js';
+import type { Condition } from './kube/port.js';
+
+/**
+ * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
+ * - `already-gone`: did not exist when we looked (NotFound counts as done).
+ * - `recreated`: the old namespace went away and a new one (another UID) now has the name; left untouched.
+ * - `stuck`: still Terminating when the timeout ran out.
+ * - `active`: with `delete: false`, nobody deleted it before the timeout.
+ * - `refused`: matched by the selector but protected; never touched.
+ */
+export type Outcome = 'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused';
+
+/** Everything recorded for one target namespace. */
+export interface TargetReport {
+  name: string;
+  uid?: string;
+  outcome: Outcome;
+  /** ISO times. */
+  requestedAt?: string;
+  goneAt?: string;
+  /** From the delete request (or the start of the wait) to gone. */
+  durationMs?: number;
+  /** How long it had been Terminating when the wait ended (for stuck ones). */
+  terminatingForMs?: number;
+  transitions: { phase: string; at: string }[];
+  conditions: Condition[];
+  recreatedUid?: string;
+  watchRestarts: { expired: number; reset: number };
+  findings: Finding[];
+  /** Why the namespace was diagnosed even though it went away (took unusually long). */
+  diagnosedBecause?: string;
+  note?: string;
+}
+
+export type RunResult = 'clean' | 'stuck';
+
+/** The whole run: what the summary, annotations, outputs and JSON report are made from. */
+export interface RunReport {
+  version: 1;
+  context: RunContext;
+  startedAt: string;
+  finishedAt: string;
+  settings: { delete: boolean; timeout: string; failOn: string; selector?: string; namespaces: string[] };
+  targets: TargetReport[];
+  result: RunResult;
+  /** Reasons the check fails, empty when it passes. */
+  failures: string[];
+  /** Cluster requests and bytes, when the adapter counts them. */
+  cost?: { requests: number; bytes: number };
+}
+
+/** What the run is about, from the workflow context. */
+export interface RunContext {
+  repository?: string;
+  ref?: string;
+  sha?: string;
+  pullRequest?: { number: number; title?: string; url?: string };
+  runUrl?: string;
+  workflow?: string;
+  job?: string;
+}

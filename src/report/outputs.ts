@@ -1,0 +1,15 @@
+/** Step outputs computed from the run report. Pure. */
+import { Outputs, type OutputName } from '../io.js';
+import type { RunReport } from '../outcome.js';
+
+/** Output name → value. */
+export function outputsOf(report: RunReport, reportPath: string): Record<OutputName, string> {
+  const names = (pred: (o: string) => boolean): string =>
+    JSON.stringify(report.targets.filter((t) => pred(t.outcome)).map((t) => t.name));
+  return {
+    [Outputs.result]: report.result,
+    [Outputs.deleted]: names((o) => o === 'gone' || o === 'already-gone' || o === 'recreated'),
+    [Outputs.stuck]: names((o) => o === 'stuck' || o === 'active'),
+    [Outputs.report]: reportPath,
+  };
+}

@@ -1,0 +1,45 @@
+/** The use case: delete and wait, then decide the run's result and whether the check fails. */
+import { formatDuration } from './duration.js';
+import type { RunContext, RunReport, TargetReport } from './outcome.js';
+import type { Settings } from './settings.js';
+import { deleteAndWait, type TeardownDeps } from './teardown.js';
+
+/** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
+export function failuresOf(settings: Pick<Settings, 'failOn'>, targets: TargetReport[]): string[] {
+  if (settings.failOn === 'never') return [];
+  const failures: string[] = [];
+  const present = targets.filter((t) => t.outcome === 'stuck' || t.outcome === 'active').map((t) => t.name);
+  if (present.length) failures.push(`${present.length} namespace(s) still present: ${present.join(', ')}`);
+  const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
+  if (refused.length) failures.push(`protected namespace(s) matched the selector: ${refused.join(', ')}`);
+  if (settings.failOn === 'leaked') {
+    const leaked = targets.filter((t) => t.findings.some((f) => f.leaked)).map((t) => t.name);
+    if (leaked.length) failures.push(`finalizers leaked in: ${leaked.join(', ')}`);
+  }
+  return failures;
+}
+
+/** Run the whole teardown and return the report the publishers render. */
+export async function runTeardown(settings: Settings, deps: TeardownDeps, context: RunContext): Promise<RunReport> {
+  const started = deps.clock.now();
+  const targets = await deleteAndWait(settings, deps, started + settings.timeoutMs);
+  const stuck = targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active');
+  const cost = (deps.kube as { cost?: () => { requests: number; bytes: number } }).cost?.();
+  return {
+    version: 1,
+    context,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date(deps.clock.now()).toISOString(),
+    settings: {
+      delete: settings.delete,
+      timeout: formatDuration(settings.timeoutMs),
+      failOn: settings.failOn,
+      selector: settings.selector,
+      namespaces: [...settings.namespaces],
+    },
+    targets,
+    result: stuck ? 'stuck' : 'clean',
+    failures: failuresOf(settings, targets),
+    cost,
+  };
+}

@@ -1,0 +1,107 @@
+import type { Finding } from '../../src/diagnosis/types.js';
+import type { RunReport, TargetReport } from '../../src/outcome.js';
+import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
+import { md, safeLog } from '../../src/report/escape.js';
+import { renderSummary } from '../../src/report/markdown.js';
+import { outputsOf } from '../../src/report/outputs.js';
+
+const HOSTILE = [
+  '::error::pwned',
+  'a%0A::warning::x',
+  'line\n::set-output name=result::clean',
+  'pipe | in | cell',
+  '<img src=x onerror=alert(1)>',
+  '`rm -rf /` and ```fence```',
+  '[link](javascript:alert(1))',
+  'x'.repeat(10_000),
+];
+
+function target(over: Partial<TargetReport>): TargetReport {
+  return { name: 'pr-1', outcome: 'gone', transitions: [], conditions: [], watchRestarts: { expired: 0, reset: 0 }, findings: [], ...over };
+}
+
+function report(targets: TargetReport[]): RunReport {
+  return {
+    version: 1,
+    context: { repository: 'acme/shop', pullRequest: { number: 42, title: 'Add <b>cart</b> | ::error::x' }, sha: 'abcdef1234567890', runUrl: 'https://github.com/acme/shop/actions/runs/1' },
+    startedAt: '2026-11-22T10:00:00.000Z',
+    finishedAt: '2026-11-22T10:05:00.000Z',
+    settings: { delete: true, timeout: '5m', failOn: 'leaked', namespaces: ['pr-1'] },
+    targets,
+    result: targets.some((t) => t.outcome === 'stuck') ? 'stuck' : 'clean',
+    failures: [],
+  };
+}
+
+function hostileFinding(text: string, i: number): Finding {
+  return {
+    id: 'object-finalizers',
+    severity: i % 2 ? 'error' : 'warning',
+    summary: `kialis.kiali.io/${text} holds ${text}`,
+    evidence: [{ object: text, field: 'metadata.finalizers', value: text }],
+    owner: { controller: text, present: false },
+    remedy: { commands: [`kubectl patch ${text}`], note: text },
+    leaked: true,
+  };
+}
+
+describe('cluster text is rendered safely', () => {
+  const stuck = target({
+    name: 'pr-1',
+    outcome: 'stuck',
+    terminatingForMs: 300_000,
+    conditions: HOSTILE.map((m, i) => ({ type: `C${i}`, status: 'True', message: m })),
+    findings: HOSTILE.map(hostileFinding),
+  });
+  const summary = renderSummary(report([stuck]));
+
+  test('no line of the summary can start a workflow command', () => {
+    for (const line of summary.split('\n')) expect(line.trimStart().startsWith('::')).toBe(false);
+    expect(summary).not.toContain('::error::');
+    expect(summary).not.toContain('::set-output');
+  });
+
+  test('HTML and markdown metacharacters are escaped, table cells keep their shape', () => {
+    expect(summary).not.toMatch(/<img/i);
+    expect(summary).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;');
+    const rows = summary.split('\n').filter((l) => l.startsWith('| pr'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.split(' | ')).toHaveLength(4);
+    expect(summary).not.toContain('](javascript:');
+  });
+
+  test('long text is bounded and says how much was cut', () => {
+    expect(summary).toMatch(/… and \d+ more characters/);
+    expect(summary.length).toBeLessThan(200_000);
+  });
+
+  test('annotations are one line, never form a command, and respect the per-level limit', () => {
+    const { emit, overflow } = planAnnotations(report([stuck]));
+    expect(emit.filter((a) => a.level === 'error').length).toBeLessThanOrEqual(PER_LEVEL_LIMIT);
+    expect(emit.filter((a) => a.level === 'warning').length).toBeLessThanOrEqual(PER_LEVEL_LIMIT);
+    expect(overflow).toBe(1 + HOSTILE.length - emit.length);
+    expect(emit[0]!.level).toBe('error');
+    for (const a of emit) {
+      expect(a.message).not.toMatch(/[\r\n]/);
+      expect(a.message).not.toContain('::');
+      expect(a.title).not.toContain('::');
+    }
+  });
+
+  test('safeLog and md break every ::', () => {
+    expect(safeLog('x\n::error::y')).toBe('x :\u200b:error:\u200b:y');
+    expect(md('|a|')).toBe('&#124;a&#124;');
+  });
+});
+
+describe('outputs', () => {
+  test('deleted and stuck are JSON arrays of names', () => {
+    const r = report([
+      target({ name: 'a', outcome: 'gone' }),
+      target({ name: 'b', outcome: 'already-gone' }),
+      target({ name: 'c', outcome: 'stuck' }),
+      target({ name: 'd', outcome: 'active' }),
+    ]);
+    expect(outputsOf(r, '/tmp/r.json')).toEqual({ result: 'stuck', deleted: '["a","b"]', stuck: '["c","d"]', report: '/tmp/r.json' });
+  });
+});
