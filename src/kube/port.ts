@@ -116,7 +116,10 @@ export interface KubeReader {
     opts: { namespace?: string; limit?: number; continue?: string; labelSelector?: string },
   ): Promise<MetaPage>;
   /** Full objects (raw JSON) for the few kinds whose bodies the diagnosis needs: pods, nodes, apiservices... */
-  listRaw(path: string, opts?: { limit?: number; continue?: string }): Promise<{ items: unknown[]; continue?: string }>;
+  listRaw(
+    path: string,
+    opts?: { limit?: number; continue?: string },
+  ): Promise<{ items: unknown[]; continue?: string }>;
   getRaw(path: string): Promise<unknown | undefined>;
 }
 
@@ -125,7 +128,11 @@ export interface Kube extends KubeReader {
   /** DELETE the namespace with Background propagation and a UID precondition when given. Missing = 'gone'. */
   deleteNamespace(name: string, opts?: { uid?: string }): Promise<'requested' | 'gone'>;
   /** Watch one namespace by `metadata.name` field selector from `resourceVersion`. */
-  watchNamespace(name: string, resourceVersion: string, onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle>;
+  watchNamespace(
+    name: string,
+    resourceVersion: string,
+    onEvent: (e: NamespaceEvent) => void,
+  ): Promise<WatchHandle>;
   /**
    * Replace an object's `metadata.finalizers` with a JSON merge patch guarded by uid and resourceVersion
    * preconditions. Returns 'gone' when the object no longer exists.
