@@ -1,0 +1,217 @@
+/** An in-memory Kube that records every call and applies API-server rules for the calls forcing makes. */
+import {
+  KubeError,
+  type ApiResource,
+  type Discovery,
+  type Kube,
+  type MetaPage,
+  type NamespaceState,
+  type ObjectMeta,
+  type WatchHandle,
+} from '../../src/kube/port.js';
+
+type Res = Pick<ApiResource, 'group' | 'version' | 'resource'>;
+
+interface Stored {
+  res: Res;
+  meta: ObjectMeta;
+}
+
+const label = (res: Res): string => (res.group === '' ? res.resource : `${res.resource}.${res.group}`);
+const pathOf = (res: Res, namespace: string, name: string): string =>
+  `${res.group === '' ? `/api/${res.version}` : `/apis/${res.group}/${res.version}`}/namespaces/${namespace}/${res.resource}/${name}`;
+const list = (items: readonly string[]): string => `[${items.join(',')}]`;
+
+/** Reads and writes as compact lines, e.g. `PATCH kialis.kiali.io x/kiali uid=u rv=7 [a]`. */
+export class RecordingKube implements Kube {
+  readonly calls: string[] = [];
+  readonly namespaces = new Map<string, NamespaceState>();
+  readonly objects = new Map<string, Stored>();
+  private rv = 100;
+  private hooks: { method: string; run: () => void }[] = [];
+
+  addNamespace(ns: NamespaceState): this {
+    this.namespaces.set(ns.name, structuredClone(ns));
+    return this;
+  }
+
+  addObject(res: Res, meta: ObjectMeta): this {
+    this.objects.set(pathOf(res, meta.namespace ?? '', meta.name), { res, meta: structuredClone(meta) });
+    return this;
+  }
+
+  /** Run `fn` just before the next call of `method` is handled, e.g. to make a concurrent change. */
+  before(method: 'patchFinalizers' | 'finalizeNamespace' | 'getNamespace' | 'getRaw', fn: () => void): this {
+    this.hooks.push({ method, run: fn });
+    return this;
+  }
+
+  /** Only the writes, for "zero writes" assertions. */
+  get writes(): string[] {
+    return this.calls.filter((c) => !c.startsWith('GET '));
+  }
+
+  private hook(method: string): void {
+    const i = this.hooks.findIndex((h) => h.method === method);
+    if (i >= 0) this.hooks.splice(i, 1)[0]!.run();
+  }
+
+  private nextRv(): string {
+    return String(++this.rv);
+  }
+
+  /** Bump a resourceVersion as another writer would: an object by its path, or a namespace by its name. */
+  touch(path: string): void {
+    const stored = this.objects.get(path);
+    if (stored) stored.meta.resourceVersion = this.nextRv();
+    const ns = this.namespaces.get(path);
+    if (ns) ns.resourceVersion = this.nextRv();
+  }
+
+  async getNamespace(name: string): Promise<NamespaceState | undefined> {
+    this.calls.push(`GET namespace ${name}`);
+    this.hook('getNamespace');
+    const ns = this.namespaces.get(name);
+    return ns ? structuredClone(ns) : undefined;
+  }
+
+  async getRaw(path: string): Promise<unknown> {
+    this.calls.push(`GET ${path}`);
+    this.hook('getRaw');
+    const stored = this.objects.get(path);
+    return stored
+      ? { apiVersion: `${stored.res.group}/${stored.res.version}`, metadata: structuredClone(stored.meta) }
+      : undefined;
+  }
+
+  private check(
+    kind: string,
+    name: string,
+    current: { uid: string; resourceVersion: string },
+    guard: { uid: string; resourceVersion: string },
+  ): void {
+    if (guard.uid !== current.uid) {
+      throw new KubeError(
+        `Operation cannot be fulfilled on ${kind} "${name}": the UID in the precondition (${guard.uid}) does not match the UID in record (${current.uid}). The object might have been deleted and then recreated`,
+        409,
+        'Conflict',
+      );
+    }
+    if (guard.resourceVersion !== current.resourceVersion) {
+      throw new KubeError(
+        `Operation cannot be fulfilled on ${kind} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+        409,
+        'Conflict',
+      );
+    }
+  }
+
+  private checkNoNew(
+    kind: string,
+    name: string,
+    old: readonly string[],
+    next: readonly string[],
+    deleting: boolean,
+  ): void {
+    const added = next.filter((f) => !old.includes(f));
+    if (deleting && added.length > 0) {
+      throw new KubeError(
+        `${kind} "${name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`,
+        422,
+        'Invalid',
+      );
+    }
+  }
+
+  async patchFinalizers(
+    res: Res,
+    namespace: string | undefined,
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    finalizers: string[],
+  ): Promise<'patched' | 'gone'> {
+    this.calls.push(
+      `PATCH ${label(res)} ${namespace ?? ''}/${name} uid=${guard.uid} rv=${guard.resourceVersion} ${list(finalizers)}`,
+    );
+    this.hook('patchFinalizers');
+    if (res.resource === 'namespaces') return this.patchNamespace(name, guard, finalizers);
+    const path = pathOf(res, namespace ?? '', name);
+    const stored = this.objects.get(path);
+    if (!stored) return 'gone';
+    this.check(label(res), name, stored.meta, guard);
+    this.checkNoNew(
+      label(res),
+      name,
+      stored.meta.finalizers,
+      finalizers,
+      stored.meta.deletionTimestamp !== undefined,
+    );
+    stored.meta.finalizers = [...finalizers];
+    stored.meta.resourceVersion = this.nextRv();
+    // Removing the last finalizer of a deleting object removes it in the same request.
+    if (stored.meta.deletionTimestamp !== undefined && finalizers.length === 0) this.objects.delete(path);
+    return 'patched';
+  }
+
+  private patchNamespace(
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    finalizers: string[],
+  ): 'patched' | 'gone' {
+    const ns = this.namespaces.get(name);
+    if (!ns) return 'gone';
+    this.check('namespaces', name, ns, guard);
+    this.checkNoNew('Namespace', name, ns.metadataFinalizers, finalizers, ns.deletionTimestamp !== undefined);
+    ns.metadataFinalizers = [...finalizers];
+    ns.resourceVersion = this.nextRv();
+    this.removeIfDone(ns);
+    return 'patched';
+  }
+
+  async finalizeNamespace(
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    specFinalizers: string[],
+  ): Promise<'finalized' | 'gone'> {
+    this.calls.push(
+      `PUT namespace ${name}/finalize uid=${guard.uid} rv=${guard.resourceVersion} ${list(specFinalizers)}`,
+    );
+    this.hook('finalizeNamespace');
+    const ns = this.namespaces.get(name);
+    if (!ns) return 'gone';
+    this.check('namespaces', name, ns, guard);
+    ns.specFinalizers = [...specFinalizers];
+    ns.resourceVersion = this.nextRv();
+    this.removeIfDone(ns);
+    return 'finalized';
+  }
+
+  private removeIfDone(ns: NamespaceState): void {
+    const empty = ns.metadataFinalizers.length === 0 && ns.specFinalizers.length === 0;
+    if (ns.deletionTimestamp !== undefined && empty) this.namespaces.delete(ns.name);
+  }
+
+  // Forcing never lists, discovers, watches or deletes: fail loudly if it starts to.
+  listNamespaces(): Promise<NamespaceState[]> {
+    return this.unused('listNamespaces');
+  }
+  discover(): Promise<Discovery> {
+    return this.unused('discover');
+  }
+  listMetadata(): Promise<MetaPage> {
+    return this.unused('listMetadata');
+  }
+  listRaw(): Promise<{ items: unknown[] }> {
+    return this.unused('listRaw');
+  }
+  deleteNamespace(): Promise<'requested' | 'gone'> {
+    return this.unused('deleteNamespace');
+  }
+  watchNamespace(): Promise<WatchHandle> {
+    return this.unused('watchNamespace');
+  }
+  private unused(method: string): Promise<never> {
+    this.calls.push(`UNEXPECTED ${method}`);
+    return Promise.reject(new Error(`RecordingKube: ${method} is not expected from forcing`));
+  }
+}
