@@ -68,6 +68,8 @@ export interface CrdState {
   group: string;
   plural: string;
   kind: string;
+  /** Owner hints from the CRD's labels and annotations (Helm release, app.kubernetes.io/*), as `key=value`. */
+  hints?: string[];
 }
 
 /** Everything one diagnosis reads, gathered once, read-only. Rules are pure functions over this. */
@@ -75,7 +77,11 @@ export interface Snapshot {
   /** When the snapshot was taken (ISO 8601); rules compute ages against it. */
   takenAt: string;
   namespace: NamespaceState;
-  discovery: { failed: { groupVersion: string; error: string }[]; mode: 'aggregated' | 'legacy'; listedTypes: number };
+  discovery: {
+    failed: { groupVersion: string; error: string }[];
+    mode: 'aggregated' | 'legacy';
+    listedTypes: number;
+  };
   leftovers: Leftover[];
   apiServices: ApiServiceState[];
   webhooks: WebhookState[];

@@ -1,0 +1,158 @@
+import type { ApiServiceState, CrdState, NodeState, PodState, WebhookState, WorkloadState } from './types.js';
+
+/** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
+
+type Json = Record<string, unknown>;
+
+const obj = (v: unknown): Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const strs = (v: unknown): string[] => arr(v).flatMap((x) => (typeof x === 'string' ? [x] : []));
+const meta = (o: unknown): Json => obj(obj(o).metadata);
+
+/** The condition of the given type in `status.conditions`. */
+function condition(o: unknown, type: string): Json | undefined {
+  return arr(obj(obj(o).status).conditions)
+    .map(obj)
+    .find((c) => c.type === type);
+}
+
+/** An APIService, without its backing (looked up separately). */
+export function toApiService(o: unknown): ApiServiceState {
+  const spec = obj(obj(o).spec);
+  const svc = spec.service ? obj(spec.service) : undefined;
+  const available = condition(o, 'Available');
+  return {
+    name: str(meta(o).name) ?? '',
+    group: str(spec.group) ?? '',
+    version: str(spec.version) ?? '',
+    service: svc && { namespace: str(svc.namespace) ?? '', name: str(svc.name) ?? '', port: num(svc.port) },
+    available: available && {
+      status: str(available.status) ?? 'Unknown',
+      reason: str(available.reason),
+      message: str(available.message),
+    },
+  };
+}
+
+/** Ready addresses across EndpointSlices; an endpoint with no `ready` condition counts as ready (API contract). */
+export function readyAddresses(slices: unknown[]): number {
+  let n = 0;
+  for (const slice of slices) {
+    for (const ep of arr(obj(slice).endpoints).map(obj)) {
+      if (obj(ep.conditions).ready !== false) n += strs(ep.addresses).length;
+    }
+  }
+  return n;
+}
+
+/** The webhooks of one configuration that intercept DELETE; others are dropped. */
+export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState[] {
+  const configuration = str(meta(o).name) ?? '';
+  return arr(obj(o).webhooks).flatMap((raw) => {
+    const w = obj(raw);
+    const deleteResources = arr(w.rules).flatMap((r) => deleteTargets(obj(r)));
+    if (deleteResources.length === 0) return [];
+    const client = obj(w.clientConfig);
+    const svc = client.service ? obj(client.service) : undefined;
+    return [
+      {
+        configuration,
+        kind,
+        name: str(w.name) ?? '',
+        // admissionregistration.k8s.io/v1 defaults failurePolicy to Fail.
+        failurePolicy: w.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+        deleteResources: [...new Set(deleteResources)].sort(),
+        service: svc && { namespace: str(svc.namespace) ?? '', name: str(svc.name) ?? '' },
+        url: str(client.url),
+      },
+    ];
+  });
+}
+
+function deleteTargets(rule: Json): string[] {
+  const ops = strs(rule.operations);
+  if (!ops.includes('DELETE') && !ops.includes('*')) return [];
+  const groups = strs(rule.apiGroups);
+  return strs(rule.resources).flatMap((res) =>
+    (groups.length ? groups : ['']).map((g) => (res === '*' && g === '*' ? '*' : g ? `${res}.${g}` : res)),
+  );
+}
+
+/** A pod with its node, grace period, finalizers and the claims it mounts. */
+export function toPod(o: unknown): PodState {
+  const m = meta(o);
+  const spec = obj(obj(o).spec);
+  const name = str(m.name) ?? '';
+  const claims = arr(spec.volumes).flatMap((raw) => {
+    const v = obj(raw);
+    const claim = str(obj(v.persistentVolumeClaim).claimName);
+    if (claim) return [claim];
+    // Generic ephemeral volumes create a claim named <pod>-<volume>.
+    return v.ephemeral !== undefined && str(v.name) ? [`${name}-${str(v.name)}`] : [];
+  });
+  return {
+    name,
+    uid: str(m.uid) ?? '',
+    phase: str(obj(obj(o).status).phase) ?? 'Unknown',
+    nodeName: str(spec.nodeName),
+    deletionTimestamp: str(m.deletionTimestamp),
+    terminationGracePeriodSeconds:
+      num(m.deletionGracePeriodSeconds) ?? num(spec.terminationGracePeriodSeconds),
+    finalizers: strs(m.finalizers),
+    claims,
+  };
+}
+
+/** A node's Ready status; `undefined` input means the node does not exist. */
+export function toNode(name: string, o: unknown): NodeState {
+  if (o === undefined) return { name, exists: false, ready: 'Unknown' };
+  return { name, exists: true, ready: str(condition(o, 'Ready')?.status) ?? 'Unknown' };
+}
+
+/** A CRD's group, plural and kind, with Helm and app.kubernetes.io hints about who installed it. */
+export function toCrd(o: unknown): CrdState {
+  const spec = obj(obj(o).spec);
+  const names = obj(spec.names);
+  return {
+    name: str(meta(o).name) ?? '',
+    group: str(spec.group) ?? '',
+    plural: str(names.plural) ?? '',
+    kind: str(names.kind) ?? '',
+    hints: ownerHints(meta(o)),
+  };
+}
+
+function ownerHints(m: Json): string[] {
+  const pairs = [...Object.entries(obj(m.labels)), ...Object.entries(obj(m.annotations))];
+  return pairs
+    .filter(
+      ([k, v]) =>
+        typeof v === 'string' &&
+        /^(meta\.helm\.sh\/|app\.kubernetes\.io\/|operators\.coreos\.com\/|olm\.)/.test(k),
+    )
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .sort();
+}
+
+/** A Deployment, StatefulSet or DaemonSet with the images, args and labels used to match it to a finalizer. */
+export function toWorkload(o: unknown, kind: string): WorkloadState {
+  const m = meta(o);
+  const status = obj(obj(o).status);
+  const pod = obj(obj(obj(obj(o).spec).template).spec);
+  const containers = [...arr(pod.containers), ...arr(pod.initContainers)].map(obj);
+  const hints = [
+    ...containers.flatMap((c) => [str(c.image) ?? '', ...strs(c.args), ...strs(c.command)]),
+    ...Object.entries(obj(m.labels)).map(([k, v]) => `${k}=${String(v)}`),
+  ].filter((h) => h !== '');
+  return {
+    namespace: str(m.namespace) ?? '',
+    name: str(m.name) ?? '',
+    kind,
+    readyReplicas: num(status.readyReplicas) ?? num(status.numberReady) ?? 0,
+    deleting: str(m.deletionTimestamp) !== undefined,
+    hints,
+  };
+}

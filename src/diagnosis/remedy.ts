@@ -1,0 +1,83 @@
+import type { NamespaceState } from '../kube/port.js';
+import { resourceName } from './refs.js';
+import { shellCommand, shellQuote } from './shell.js';
+import type { Leftover } from './types.js';
+
+type PatchOp = { op: 'test'; path: string; value: string } | { op: 'remove'; path: string };
+
+/**
+ * A JSON patch that removes exactly the given finalizers: it first tests the uid and each entry at its index,
+ * so it fails instead of removing the wrong entry when the object was recreated or its list changed.
+ */
+export function finalizerRemovalPatch(
+  uid: string,
+  current: readonly string[],
+  remove: readonly string[],
+): string {
+  const indexes = current.flatMap((f, i) => (remove.includes(f) ? [i] : []));
+  const ops: PatchOp[] = uid ? [{ op: 'test', path: '/metadata/uid', value: uid }] : [];
+  for (const i of indexes)
+    ops.push({ op: 'test', path: `/metadata/finalizers/${i}`, value: current[i] ?? '' });
+  for (const i of [...indexes].reverse()) ops.push({ op: 'remove', path: `/metadata/finalizers/${i}` });
+  return JSON.stringify(ops);
+}
+
+/** `kubectl patch` removing the given finalizers from one leftover object. */
+export function patchObjectFinalizersCommand(l: Leftover, remove: readonly string[]): string {
+  const patch = finalizerRemovalPatch(l.meta.uid, l.meta.finalizers, remove);
+  const args = ['kubectl', 'patch', resourceName(l.resource), l.meta.name];
+  if (l.meta.namespace) args.push('-n', l.meta.namespace);
+  return shellCommand(...args, '--type=json', '-p', patch);
+}
+
+/** `kubectl patch namespace` removing the given entries of `metadata.finalizers`. */
+export function patchNamespaceFinalizersCommand(ns: NamespaceState, remove: readonly string[]): string {
+  const patch = finalizerRemovalPatch(ns.uid, ns.metadataFinalizers, remove);
+  return shellCommand('kubectl', 'patch', 'namespace', ns.name, '--type=json', '-p', patch);
+}
+
+/**
+ * A pipeline that PUTs the namespace to `/finalize` without the given `spec.finalizers` (all of them when
+ * `drop` is 'all'), built from a fresh GET so no other field is lost.
+ */
+export function finalizeNamespaceCommand(name: string, drop: readonly string[] | 'all'): string {
+  const get = shellCommand('kubectl', 'get', 'namespace', name, '-o', 'json');
+  const put = shellCommand(
+    'kubectl',
+    'replace',
+    '--raw',
+    `/api/v1/namespaces/${encodeURIComponent(name)}/finalize`,
+    '-f',
+    '-',
+  );
+  if (drop === 'all') return `${get} | jq ${shellQuote('.spec.finalizers = []')} | ${put}`;
+  const args = drop.flatMap((f, i) => ['--arg', `f${i}`, f]);
+  const keep = drop.map((_, i) => `. != $f${i}`).join(' and ');
+  return `${get} | ${shellCommand('jq', ...args, `.spec.finalizers |= map(select(${keep}))`)} | ${put}`;
+}
+
+/** Force-deletes one pod without waiting for the kubelet. */
+export function forceDeletePodCommand(namespace: string, pod: string): string {
+  return shellCommand('kubectl', 'delete', 'pod', pod, '-n', namespace, '--force', '--grace-period=0');
+}
+
+/** Lists the EndpointSlices of a Service, to see whether anything backs it. */
+export function endpointSlicesCommand(namespace: string, service: string): string {
+  return shellCommand(
+    'kubectl',
+    'get',
+    'endpointslices',
+    '-n',
+    namespace,
+    '-l',
+    `kubernetes.io/service-name=${service}`,
+  );
+}
+
+/** The `force-finalizers` setting that would allow removing these finalizers. */
+export function forceFinalizersPolicy(finalizers: readonly string[]): string {
+  return `force-finalizers: ${[...new Set(finalizers)].sort().join(', ')}`;
+}
+
+/** The setting that would allow PUTting the namespace to `/finalize`. */
+export const FORCE_FINALIZE_NAMESPACE_POLICY = 'force-finalize-namespace: true';

@@ -1,0 +1,75 @@
+import { NAMESPACE_CONDITION_TYPES } from '../conditions.js';
+import { formatDuration, secondsBetween } from '../refs.js';
+import { shellCommand } from '../shell.js';
+import type { Evidence, Finding, ParsedConditions, Severity, Snapshot } from '../types.js';
+import type { RuleId } from './ids.js';
+
+const ID: RuleId = 'controller-conditions';
+
+// Past this, a namespace without conditions means the namespace controller is not acting on it.
+const SILENT_CONTROLLER_SECONDS = 120;
+
+/** What the namespace controller itself says, condition by condition, with any text it could not parse. */
+export function controllerConditions(s: Snapshot, parsed: ParsedConditions): Finding[] {
+  const ns = s.namespace;
+  const known = NAMESPACE_CONDITION_TYPES as readonly string[];
+  const evidence: Evidence[] = ns.conditions
+    .filter((c) => !(known.includes(c.type) && c.status === 'False'))
+    .map((c) => ({
+      object: `namespace/${ns.name}`,
+      field: `status.conditions[${c.type}]${parsed.unparsed.includes(c) ? ' (not fully parsed)' : ''}`,
+      value: `${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`,
+    }));
+  const parts = summaryParts(parsed);
+  let severity: Severity = severityOf(parsed);
+  let note = 'These are the namespace controller’s own words; the other findings name the culprits.';
+  const age = secondsBetween(ns.deletionTimestamp, s.takenAt);
+  if (ns.conditions.length === 0) {
+    parts.push('the namespace controller has written no condition yet');
+    if (age !== undefined && age > SILENT_CONTROLLER_SECONDS) {
+      severity = 'warning';
+      note = `Deleted ${formatDuration(age)} ago without conditions: is kube-controller-manager running?`;
+    }
+  }
+  if (!ns.deletionTimestamp) parts.push('the namespace is not being deleted (no deletionTimestamp)');
+  if (parts.length === 0) parts.push('no failing condition');
+  return [
+    {
+      id: ID,
+      severity,
+      summary: `Namespace controller on ${ns.name}: ${parts.join('; ')}`,
+      evidence,
+      remedy: { commands: [shellCommand('kubectl', 'get', 'namespace', ns.name, '-o', 'yaml')], note },
+      leaked: false,
+    },
+  ];
+}
+
+function severityOf(p: ParsedConditions): Severity {
+  if (p.discoveryFailure || p.groupVersionParsingFailure || p.contentFailure) return 'error';
+  if (p.contentRemaining || p.finalizersRemaining || p.unparsed.some((c) => c.status === 'True'))
+    return 'warning';
+  return 'notice';
+}
+
+function summaryParts(p: ParsedConditions): string[] {
+  const parts: string[] = [];
+  if (p.discoveryFailure) {
+    parts.push(`discovery failing for ${p.discoveryFailure.failing.join(', ') || 'some groups'}`);
+  }
+  if (p.groupVersionParsingFailure) parts.push('group-version parsing failed');
+  if (p.contentFailure) parts.push(`${p.contentFailure.errors.length} delete error(s)`);
+  if (p.contentRemaining) {
+    const list = p.contentRemaining.counts.map(
+      (c) => `${c.count} ${c.group ? `${c.resource}.${c.group}` : c.resource}`,
+    );
+    parts.push(`remaining: ${list.join(', ') || 'some resources'}`);
+  }
+  if (p.finalizersRemaining) {
+    const list = p.finalizersRemaining.counts.map((c) => `${c.finalizer} on ${c.count}`);
+    parts.push(`finalizers remaining: ${list.join(', ') || 'some'}`);
+  }
+  const unparsed = p.unparsed.filter((c) => c.status !== 'False').length;
+  if (unparsed > 0) parts.push(`${unparsed} condition(s) not fully understood (text kept verbatim)`);
+  return parts;
+}

@@ -1,0 +1,26 @@
+import type { Finding, ParsedConditions, Snapshot } from '../types.js';
+
+/** Every rule id, in the order the rules run. */
+export const RULE_IDS = [
+  'controller-conditions',
+  'apiservice-unavailable',
+  'content-delete-refused',
+  'pods-not-terminating',
+  'object-finalizers',
+  'finalizer-owner-gone',
+  'namespace-metadata-finalizers',
+  'spec-finalizers',
+  'still-progressing',
+] as const;
+
+/** A stable rule id; it is also the id of every finding the rule makes. */
+export type RuleId = (typeof RULE_IDS)[number];
+
+/** A pure rule: the snapshot and its parsed conditions in, findings out. */
+export type Rule = (s: Snapshot, parsed: ParsedConditions) => Finding[];
+
+/** What a rule checks, for reports and `--explain`. */
+export interface Help {
+  title: string;
+  explanation: string;
+}

@@ -1,0 +1,80 @@
+import { apiServiceUnavailable } from './apiservice-unavailable.js';
+import { contentDeleteRefused } from './content-delete-refused.js';
+import { controllerConditions } from './controller-conditions.js';
+import { finalizerOwnerGone } from './finalizer-owner-gone.js';
+import { RULE_IDS, type Help, type Rule, type RuleId } from './ids.js';
+import { namespaceMetadataFinalizers } from './namespace-metadata-finalizers.js';
+import { objectFinalizers } from './object-finalizers.js';
+import { podsNotTerminating } from './pods-not-terminating.js';
+import { specFinalizers } from './spec-finalizers.js';
+import { stillProgressing } from './still-progressing.js';
+
+export { RULE_IDS, type Help, type Rule, type RuleId };
+
+/** Each rule by id; `Record<RuleId, Rule>` makes a missing rule a compile error. */
+const RULES: Record<RuleId, Rule> = {
+  'controller-conditions': controllerConditions,
+  'apiservice-unavailable': apiServiceUnavailable,
+  'content-delete-refused': contentDeleteRefused,
+  'pods-not-terminating': podsNotTerminating,
+  'object-finalizers': objectFinalizers,
+  'finalizer-owner-gone': finalizerOwnerGone,
+  'namespace-metadata-finalizers': namespaceMetadataFinalizers,
+  'spec-finalizers': specFinalizers,
+  'still-progressing': stillProgressing,
+};
+
+/** The ordered rule table the diagnosis runs. */
+export const RULE_TABLE: readonly { id: RuleId; run: Rule }[] = RULE_IDS.map((id) => ({
+  id,
+  run: RULES[id],
+}));
+
+/** Help for every rule; `Record<RuleId, Help>` makes a rule without help a compile error. */
+export const RULE_HELP: Record<RuleId, Help> = {
+  'controller-conditions': {
+    title: 'What the namespace controller says',
+    explanation:
+      'The five status conditions the namespace controller writes (discovery, group-version parsing, content deletion, content remaining, finalizers remaining), parsed, with any text that could not be parsed kept verbatim.',
+  },
+  'apiservice-unavailable': {
+    title: 'Unavailable APIService',
+    explanation:
+      'An aggregated APIService that is not Available (ServiceNotFound, MissingEndpoints, FailedDiscoveryCheck…) makes discovery fail, and no namespace in the cluster is finalized while discovery fails. Names the APIService, its reason and its backing Service and endpoints.',
+  },
+  'content-delete-refused': {
+    title: 'Deletes refused',
+    explanation:
+      'NamespaceDeletionContentFailure explained: an admission webhook with failurePolicy Fail whose service is down, or an RBAC denial, refuses the controller’s deletes.',
+  },
+  'pods-not-terminating': {
+    title: 'Pods not terminating',
+    explanation:
+      'Pods are deleted before anything else. A pod on a missing or NotReady node, past its grace period, or with a very long grace period holds the whole namespace back.',
+  },
+  'object-finalizers': {
+    title: 'Objects holding finalizers',
+    explanation:
+      'Every object left in the namespace that holds finalizers, with its deletionTimestamp age and owner references, and a JSON patch that removes exactly the finalizers not legitimately waiting.',
+  },
+  'finalizer-owner-gone': {
+    title: 'Finalizer without a controller',
+    explanation:
+      'Matches each finalizer (and its CRD group) to the workloads that could serve it: running elsewhere (waiting), deleted with this namespace (deadlock) or absent (leaked). Built-in finalizers waiting on something real are not leaks.',
+  },
+  'namespace-metadata-finalizers': {
+    title: 'Namespace metadata finalizers',
+    explanation:
+      'Entries in the namespace’s own metadata.finalizers (not spec.finalizers), often left by an uninstalled platform such as KubeSphere; removed by a PATCH of the namespace.',
+  },
+  'spec-finalizers': {
+    title: 'Foreign spec finalizers',
+    explanation:
+      'Entries other than `kubernetes` in spec.finalizers: another namespace lifecycle controller has to finish; they can only be removed through /finalize.',
+  },
+  'still-progressing': {
+    title: 'Still progressing',
+    explanation:
+      'Content is being removed normally (no finalizers, pods inside their grace period); reported with an estimate instead of as a leak.',
+  },
+};

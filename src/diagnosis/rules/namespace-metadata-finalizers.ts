@@ -1,0 +1,58 @@
+import { findOwner } from '../owner.js';
+import { forceFinalizersPolicy, patchNamespaceFinalizersCommand } from '../remedy.js';
+import type { Evidence, Finding, Snapshot } from '../types.js';
+import type { RuleId } from './ids.js';
+import { verdictParts } from './owner-verdict.js';
+
+const ID: RuleId = 'namespace-metadata-finalizers';
+
+const GARBAGE_COLLECTOR = new Set(['orphan', 'foregroundDeletion']);
+
+/**
+ * Entries in the namespace's own `metadata.finalizers` (not `spec.finalizers`), typically left by a platform that
+ * was uninstalled (e.g. `finalizers.kubesphere.io/namespaces`); removed by a PATCH of the namespace.
+ */
+export function namespaceMetadataFinalizers(s: Snapshot): Finding[] {
+  return [...new Set(s.namespace.metadataFinalizers)].sort().map((f) => oneFinalizer(s, f));
+}
+
+function oneFinalizer(s: Snapshot, f: string): Finding {
+  const ns = s.namespace;
+  const evidence: Evidence[] = [
+    {
+      object: `namespace/${ns.name}`,
+      field: 'metadata.finalizers',
+      value: JSON.stringify(ns.metadataFinalizers),
+    },
+    { object: `namespace/${ns.name}`, field: 'spec.finalizers', value: JSON.stringify(ns.specFinalizers) },
+  ];
+  const patch = patchNamespaceFinalizersCommand(ns, [f]);
+  const policy = forceFinalizersPolicy([f]);
+  const note =
+    'metadata.finalizers are removed with a PATCH of the namespace, not through /finalize (which handles spec.finalizers).';
+  const targets: Finding['targets'] = [{ kind: 'namespace-metadata-finalizers', finalizers: [f] }];
+  if (GARBAGE_COLLECTOR.has(f)) {
+    return {
+      id: ID,
+      severity: 'notice',
+      summary: `namespace ${ns.name} metadata.finalizers holds ${f}: the garbage collector removes it once blocking dependents are gone`,
+      evidence,
+      owner: { controller: 'garbage collector (kube-controller-manager)', present: true },
+      remedy: { commands: [patch], policy, note },
+      leaked: false,
+      targets,
+    };
+  }
+  const parts = verdictParts(findOwner(s, f, []), f);
+  return {
+    id: ID,
+    severity: parts.severity,
+    summary: `namespace ${ns.name} metadata.finalizers holds ${f}: ${parts.phrase}`,
+    evidence: [...evidence, ...parts.evidence],
+    owner: parts.owner,
+    confidence: parts.confidence,
+    remedy: { commands: [...parts.inspect, patch], policy, note },
+    leaked: parts.leaked,
+    targets,
+  };
+}

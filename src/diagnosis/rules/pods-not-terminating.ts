@@ -1,0 +1,116 @@
+import { remainingPods } from '../finalizers.js';
+import { compareText, formatDuration, secondsBetween } from '../refs.js';
+import { forceDeletePodCommand } from '../remedy.js';
+import type { Evidence, Finding, PodState, Snapshot } from '../types.js';
+import type { RuleId } from './ids.js';
+
+const ID: RuleId = 'pods-not-terminating';
+
+// A grace period this long holds the rest of the namespace back (pods are deleted first) long enough to report.
+const LONG_GRACE_SECONDS = 300;
+
+const FORCE_RISK =
+  'Force deletion removes the pod from the API without waiting for the kubelet: if the node is only partitioned, ' +
+  'its containers may keep running (a StatefulSet may then run two pods with one identity, volumes may stay ' +
+  'attached). Do it only when the node is really gone or the pod’s work is disposable. This action never force-deletes pods.';
+
+/** Pods that cannot finish terminating (node gone or NotReady, past their grace period, very long grace), and pods-first ordering. */
+export function podsNotTerminating(s: Snapshot): Finding[] {
+  const pods = [...remainingPods(s)].sort((a, b) => compareText(a.name, b.name));
+  const stuck = pods.flatMap((p) => stuckPod(s, p) ?? []);
+  const order = podsFirst(s, pods, stuck.length);
+  return order ? [...stuck, order] : stuck;
+}
+
+function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
+  if (!p.deletionTimestamp || p.phase === 'Succeeded' || p.phase === 'Failed') return undefined;
+  const node = p.nodeName ? s.nodes.find((n) => n.name === p.nodeName) : undefined;
+  const overdue = secondsBetween(p.deletionTimestamp, s.takenAt) ?? 0;
+  const grace = p.terminationGracePeriodSeconds ?? 0;
+  let severity: Finding['severity'] = 'warning';
+  let why: string;
+  if (node && !node.exists) {
+    severity = 'error';
+    why = `its node ${node.name} no longer exists, so no kubelet will ever confirm it stopped`;
+  } else if (node && node.ready !== 'True') {
+    severity = 'error';
+    why = `its node ${node.name} is NotReady (Ready=${node.ready}), so the kubelet cannot confirm it stopped`;
+  } else if (overdue > 0 && p.finalizers.length === 0) {
+    why = `it is ${formatDuration(overdue)} past its grace period on ${p.nodeName ? `node ${p.nodeName}` : 'no node'}`;
+  } else if (overdue <= 0 && grace >= LONG_GRACE_SECONDS) {
+    why = `it has a long grace period (${grace}s), ${formatDuration(-overdue)} left`;
+  } else {
+    return undefined;
+  }
+  return {
+    id: ID,
+    severity,
+    summary: `pod ${p.name} is not terminating: ${why}`,
+    evidence: podEvidence(p, node),
+    leaked: false,
+    remedy: { commands: [forceDeletePodCommand(s.namespace.name, p.name)], note: FORCE_RISK },
+  };
+}
+
+function podEvidence(p: PodState, node: Snapshot['nodes'][number] | undefined): Evidence[] {
+  const ref = `pods/${p.name}`;
+  const evidence: Evidence[] = [
+    { object: ref, field: 'metadata.deletionTimestamp', value: p.deletionTimestamp ?? '(not set)' },
+    {
+      object: ref,
+      field: 'grace period seconds',
+      value: String(p.terminationGracePeriodSeconds ?? '(unknown)'),
+    },
+    { object: ref, field: 'spec.nodeName', value: p.nodeName ?? '(none)' },
+  ];
+  if (node)
+    evidence.push({
+      object: `node/${node.name}`,
+      field: 'Ready',
+      value: node.exists ? node.ready : '(node not found)',
+    });
+  if (p.finalizers.length > 0)
+    evidence.push({ object: ref, field: 'metadata.finalizers', value: JSON.stringify(p.finalizers) });
+  return evidence;
+}
+
+/** Other content waits for the pods; on 1.33+ NamespaceContentRemaining misleadingly reads "All content successfully removed". */
+function podsFirst(s: Snapshot, pods: PodState[], stuck: number): Finding | undefined {
+  const others = s.leftovers.filter((l) => !(l.resource.group === '' && l.resource.resource === 'pods'));
+  const misleading = s.namespace.conditions.find(
+    (c) => c.type === 'NamespaceContentRemaining' && c.status === 'False',
+  );
+  if (pods.length === 0 || (!misleading && (stuck === 0 || others.length === 0))) return undefined;
+  const evidence: Evidence[] = [
+    {
+      object: `namespace/${s.namespace.name}`,
+      field: 'pods remaining',
+      value: pods.map((p) => p.name).join(', '),
+    },
+    { object: `namespace/${s.namespace.name}`, field: 'other objects waiting', value: String(others.length) },
+  ];
+  const waiting =
+    others.length > 0 ? `${others.length} other object(s) wait until ${pods.length} pod(s) are gone` : '';
+  let summary = `pods are deleted first: ${waiting}`;
+  if (misleading) {
+    evidence.push({
+      object: `namespace/${s.namespace.name}`,
+      field: 'status.conditions[NamespaceContentRemaining]',
+      value: `${misleading.status} ${misleading.reason ?? ''}: ${misleading.message ?? ''}`,
+    });
+    summary =
+      `NamespaceContentRemaining says "${misleading.message ?? ''}" although ${pods.length} pod(s) remain ` +
+      `(Kubernetes 1.33+ deletes pods first and reports the rest only afterwards)${waiting ? `; ${waiting}` : ''}`;
+  }
+  return {
+    id: ID,
+    severity: 'notice',
+    summary,
+    evidence,
+    leaked: false,
+    remedy: {
+      commands: [],
+      note: 'The namespace controller deletes pods before anything else; fix the pods and the rest follows.',
+    },
+  };
+}

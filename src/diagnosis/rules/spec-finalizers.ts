@@ -1,0 +1,40 @@
+import { findOwner } from '../owner.js';
+import { FORCE_FINALIZE_NAMESPACE_POLICY, finalizeNamespaceCommand } from '../remedy.js';
+import type { Finding, Snapshot } from '../types.js';
+import type { RuleId } from './ids.js';
+import { verdictParts } from './owner-verdict.js';
+
+const ID: RuleId = 'spec-finalizers';
+
+/** Entries other than `kubernetes` in `spec.finalizers`: another namespace lifecycle controller must finish first. */
+export function specFinalizers(s: Snapshot): Finding[] {
+  const ns = s.namespace;
+  return [...new Set(ns.specFinalizers)]
+    .filter((f) => f !== 'kubernetes')
+    .sort()
+    .map((f): Finding => {
+      const parts = verdictParts(findOwner(s, f, []), f);
+      return {
+        id: ID,
+        severity: parts.severity,
+        summary: `namespace ${ns.name} spec.finalizers holds ${f}: ${parts.phrase}`,
+        evidence: [
+          {
+            object: `namespace/${ns.name}`,
+            field: 'spec.finalizers',
+            value: JSON.stringify(ns.specFinalizers),
+          },
+          ...parts.evidence,
+        ],
+        owner: parts.owner,
+        confidence: parts.confidence,
+        remedy: {
+          commands: [...parts.inspect, finalizeNamespaceCommand(ns.name, [f])],
+          policy: FORCE_FINALIZE_NAMESPACE_POLICY,
+          note: 'spec.finalizers can only be changed through the /finalize subresource (a PUT of the whole namespace).',
+        },
+        leaked: parts.leaked,
+        targets: [{ kind: 'namespace-finalize', reason: `spec.finalizers holds ${f}` }],
+      };
+    });
+}

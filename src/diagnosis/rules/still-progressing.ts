@@ -1,0 +1,103 @@
+import { remainingPods } from '../finalizers.js';
+import { formatDuration, objectRef, resourceName, secondsBetween } from '../refs.js';
+import { shellCommand } from '../shell.js';
+import type { Evidence, Finding, Leftover, ParsedConditions, PodState, Snapshot } from '../types.js';
+import type { RuleId } from './ids.js';
+
+const ID: RuleId = 'still-progressing';
+
+// Mirrors pods-not-terminating: longer grace periods are reported there.
+const LONG_GRACE_SECONDS = 300;
+// The controller rechecks after E/2+1 s and retries errors with a backoff capped at 60 s: a pass is due within this.
+const NEXT_PASS_SECONDS = 30;
+const FIRST_PASS_SECONDS = 60;
+const MAX_EVIDENCE = 10;
+
+/** Content that is being removed normally (no finalizers, pods inside their grace period): progress, not a leak. */
+export function stillProgressing(s: Snapshot, parsed: ParsedConditions): Finding[] {
+  const left = (p: PodState): number => -(secondsBetween(p.deletionTimestamp, s.takenAt) ?? 0);
+  const all = remainingPods(s);
+  const pods = all.filter(
+    (p) =>
+      !p.deletionTimestamp || (left(p) >= 0 && (p.terminationGracePeriodSeconds ?? 0) < LONG_GRACE_SECONDS),
+  );
+  const others = s.leftovers.filter((l) => l.meta.finalizers.length === 0 && !isPod(l.resource));
+  if (pods.length + others.length === 0) return firstPass(s);
+  const estimate = Math.max(0, ...pods.map(left)) + NEXT_PASS_SECONDS;
+  const held = all.length - pods.length;
+  let state = `estimate ~${formatDuration(estimate)}`;
+  // Pods go first: while some cannot terminate, the rest waits however healthy it is.
+  if (held > 0)
+    state = `but they wait behind ${held} pod(s) that are not terminating (see pods-not-terminating)`;
+  if (parsed.contentFailure) state += ' — and deletes are failing, see content-delete-refused';
+  return [
+    {
+      id: ID,
+      severity: 'notice',
+      summary: `content is still being removed normally: ${countList(pods, others)} without finalizers; ${state}`,
+      evidence: progressEvidence(pods, others),
+      remedy: {
+        commands: [
+          shellCommand(
+            'kubectl',
+            'wait',
+            '--for=delete',
+            `namespace/${s.namespace.name}`,
+            `--timeout=${Math.max(60, estimate * 2)}s`,
+          ),
+        ],
+        note: 'Nothing to force: these objects hold no finalizers and go away on the next controller passes.',
+      },
+      leaked: false,
+    },
+  ];
+}
+
+const isPod = (r: { group: string; resource: string }): boolean => r.group === '' && r.resource === 'pods';
+
+function countList(pods: PodState[], others: Leftover[]): string {
+  const counts = new Map<string, number>();
+  if (pods.length) counts.set('pods', pods.length);
+  for (const l of others)
+    counts.set(resourceName(l.resource), (counts.get(resourceName(l.resource)) ?? 0) + 1);
+  return [...counts].map(([r, n]) => `${n} ${r}`).join(', ');
+}
+
+function progressEvidence(pods: PodState[], others: Leftover[]): Evidence[] {
+  const evidence: Evidence[] = [
+    ...pods.map((p) => ({
+      object: `pods/${p.name}`,
+      field: 'metadata.deletionTimestamp',
+      value: p.deletionTimestamp ?? '(not deleted yet)',
+    })),
+    ...others.map((l) => ({ object: objectRef(l), field: 'metadata.finalizers', value: '[]' })),
+  ];
+  if (evidence.length <= MAX_EVIDENCE) return evidence;
+  const more = { object: '…', field: 'more objects', value: String(evidence.length - MAX_EVIDENCE) };
+  return [...evidence.slice(0, MAX_EVIDENCE), more];
+}
+
+/** Right after the DELETE the controller has not run yet (it waits 5 s): say so rather than stay silent. */
+function firstPass(s: Snapshot): Finding[] {
+  const age = secondsBetween(s.namespace.deletionTimestamp, s.takenAt);
+  if (s.namespace.conditions.length > 0 || age === undefined || age > FIRST_PASS_SECONDS) return [];
+  return [
+    {
+      id: ID,
+      severity: 'notice',
+      summary: `namespace ${s.namespace.name} was deleted ${formatDuration(age)} ago; the namespace controller has not finished its first pass`,
+      evidence: [
+        {
+          object: `namespace/${s.namespace.name}`,
+          field: 'metadata.deletionTimestamp',
+          value: s.namespace.deletionTimestamp ?? '',
+        },
+      ],
+      remedy: {
+        commands: [],
+        note: 'The controller starts about 5 s after the DELETE; check again shortly.',
+      },
+      leaked: false,
+    },
+  ];
+}

@@ -1,0 +1,105 @@
+import type { Discovery, KubeReader, NamespaceState } from '../kube/port.js';
+import {
+  readApiServices,
+  readCrds,
+  readNodes,
+  readPods,
+  readWebhooks,
+  readWorkloads,
+} from './cluster-reads.js';
+import { parseConditions } from './conditions.js';
+import { isBuiltInFinalizer } from './finalizers.js';
+import { READ_AREA } from './paths.js';
+import { Reads } from './reads.js';
+import { compareText } from './refs.js';
+import { planScan, scanNamespace } from './scan.js';
+import type { Leftover, ParsedConditions, Snapshot } from './types.js';
+
+/** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
+export interface SnapshotOptions {
+  /** Most requests in flight at once (default 8). */
+  concurrency?: number;
+  /** `limit` for every paginated list (default 500). */
+  pageSize?: number;
+  /** Milliseconds since the epoch (default `Date.now`). */
+  clock?: () => number;
+}
+
+const NO_DISCOVERY: Discovery = { resources: [], failed: [], mode: 'legacy' };
+
+/**
+ * Reads everything one diagnosis needs, read-only, through the KubeReader alone: discovery, a metadata-only scan
+ * of the namespace, then only the cluster reads the findings call for. A failed read is recorded, never thrown.
+ */
+export async function takeSnapshot(
+  reader: KubeReader,
+  ns: NamespaceState,
+  opts: SnapshotOptions = {},
+): Promise<Snapshot> {
+  const takenAt = new Date((opts.clock ?? Date.now)()).toISOString();
+  const reads = new Reads(reader, positive(opts.concurrency, 8), positive(opts.pageSize, 500));
+  const parsed = parseConditions(ns.conditions);
+  const discovery = (await reads.call(READ_AREA.discovery, (r) => r.discover())) ?? NO_DISCOVERY;
+  const plan = planScan(discovery.resources, parsed);
+  const leftovers = await scanNamespace(reads, ns.name, plan);
+  const [apiServices, webhooks, podsAndNodes, crds, workloads] = await Promise.all([
+    readApiServices(reads),
+    parsed.contentFailure ? readWebhooks(reads) : [],
+    podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
+    readCrds(reads, crdsToRead(leftovers)),
+    needsWorkloads(ns, leftovers) ? readWorkloads(reads) : [],
+  ]);
+  return {
+    takenAt,
+    namespace: ns,
+    discovery: { failed: discovery.failed, mode: discovery.mode, listedTypes: plan.types.length },
+    leftovers,
+    apiServices,
+    webhooks,
+    ...podsAndNodes,
+    workloads,
+    crds,
+    readErrors: [...reads.errors].sort(
+      (a, b) => compareText(a.what, b.what) || compareText(a.error, b.error),
+    ),
+    cost: reads.cost(),
+  };
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+async function readPodsAndNodes(reads: Reads, namespace: string): Promise<Pick<Snapshot, 'pods' | 'nodes'>> {
+  const pods = await readPods(reads, namespace);
+  return { pods, nodes: await readNodes(reads, pods) };
+}
+
+const isPods = (l: { group: string; resource: string }): boolean => l.group === '' && l.resource === 'pods';
+
+/** Pods remain when the scan saw some, or when the conditions name pods the scan could not list. */
+function podsRemain(leftovers: readonly Leftover[], parsed: ParsedConditions): boolean {
+  return leftovers.some((l) => isPods(l.resource)) || (parsed.contentRemaining?.counts.some(isPods) ?? false);
+}
+
+// Groups Kubernetes serves itself: their types are not CRDs.
+const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'autoscaling', 'policy']);
+const isBuiltInGroup = (g: string): boolean => BUILT_IN_GROUPS.has(g) || g.endsWith('.k8s.io');
+
+/** `plural.group` of each custom resource type whose leftovers hold finalizers. */
+function crdsToRead(leftovers: readonly Leftover[]): string[] {
+  const names = leftovers
+    .filter((l) => l.meta.finalizers.length > 0 && !isBuiltInGroup(l.resource.group))
+    .map((l) => `${l.resource.resource}.${l.resource.group}`);
+  return [...new Set(names)];
+}
+
+/** Workloads are read only when some finalizer must be matched to a controller. */
+function needsWorkloads(ns: NamespaceState, leftovers: readonly Leftover[]): boolean {
+  const all = [
+    ...ns.metadataFinalizers,
+    ...ns.specFinalizers,
+    ...leftovers.flatMap((l) => l.meta.finalizers),
+  ];
+  return all.some((f) => !isBuiltInFinalizer(f));
+}

@@ -1,0 +1,193 @@
+/** Snapshot builders with the shapes of the field reports (kiali CR, kubesphere namespace, metrics APIService). */
+import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../../src/kube/port.js';
+import type {
+  ApiServiceState,
+  Leftover,
+  NodeState,
+  PodState,
+  Snapshot,
+  WebhookState,
+  WorkloadState,
+} from '../../src/diagnosis/types.js';
+
+/** When every test snapshot is taken. */
+export const TAKEN_AT = '2026-11-20T10:00:00.000Z';
+/** Seconds before TAKEN_AT, as an ISO timestamp. */
+export const ago = (seconds: number): string => new Date(Date.parse(TAKEN_AT) - seconds * 1000).toISOString();
+
+/** The exact condition texts from the reference sheet and the field reports. */
+export const TEXT = {
+  discoveryLegacy:
+    'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
+  discoveryStale:
+    'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1',
+  kialiRemaining: 'Some resources are remaining: kialis.kiali.io has 1 resource instances',
+  kialiFinalizers:
+    'Some content in the namespace has finalizers remaining: kiali.io/finalizer in 1 resource instances',
+  podsRemaining: 'Some resources are remaining: pods. has 2 resource instances',
+  apiServiceGone: 'service/prometheus-adapter in "monitoring" is not present',
+} as const;
+
+const OK: Record<string, [string, string]> = {
+  NamespaceDeletionDiscoveryFailure: ['ResourcesDiscovered', 'All resources successfully discovered'],
+  NamespaceDeletionGroupVersionParsingFailure: [
+    'ParsedGroupVersions',
+    'All legacy kube types successfully parsed',
+  ],
+  NamespaceDeletionContentFailure: [
+    'ContentDeleted',
+    'All content successfully deleted, may be waiting on finalization',
+  ],
+  NamespaceContentRemaining: ['ContentRemoved', 'All content successfully removed'],
+  NamespaceFinalizersRemaining: ['ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
+};
+
+/** The five conditions in controller order, OK unless overridden with `[reason, message]` (status True). */
+export function conditions(failing: Record<string, [string, string]> = {}): Condition[] {
+  return Object.entries(OK).map(([type, ok]) => {
+    const bad = failing[type];
+    const [reason, message] = bad ?? ok;
+    return { type, status: bad ? 'True' : 'False', reason, message, lastTransitionTime: ago(600) };
+  });
+}
+
+/** A terminating namespace (deleted 10 minutes ago) with `spec.finalizers: [kubernetes]`. */
+export function namespace(over: Partial<NamespaceState> = {}): NamespaceState {
+  return {
+    name: 'preview-42',
+    uid: 'ns-uid-1',
+    resourceVersion: '100',
+    creationTimestamp: ago(3600),
+    deletionTimestamp: ago(600),
+    phase: 'Terminating',
+    labels: {},
+    metadataFinalizers: [],
+    specFinalizers: ['kubernetes'],
+    conditions: conditions(),
+    ...over,
+  };
+}
+
+/** Object metadata with sensible defaults. */
+export function meta(over: Partial<ObjectMeta> & { name: string }): ObjectMeta {
+  return {
+    uid: `uid-${over.name}`,
+    resourceVersion: '7',
+    finalizers: [],
+    ownerReferences: [],
+    labels: {},
+    ...over,
+  };
+}
+
+/** A resource type as discovery reports it. */
+export function type(
+  group: string,
+  version: string,
+  resource: string,
+  kind: string,
+  over: Partial<ApiResource> = {},
+): ApiResource {
+  return {
+    group,
+    version,
+    resource,
+    kind,
+    namespaced: true,
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    ...over,
+  };
+}
+
+export const KIALIS = type('kiali.io', 'v1alpha1', 'kialis', 'Kiali');
+export const PODS = type('', 'v1', 'pods', 'Pod');
+export const CONFIGMAPS = type('', 'v1', 'configmaps', 'ConfigMap');
+export const PVCS = type('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim');
+export const SERVICES = type('', 'v1', 'services', 'Service');
+
+/** A leftover object of the given type in namespace `ns`. */
+export function leftover(
+  t: ApiResource,
+  over: Partial<ObjectMeta> & { name: string },
+  ns = 'preview-42',
+): Leftover {
+  return {
+    resource: { group: t.group, version: t.version, resource: t.resource, kind: t.kind },
+    meta: meta({ namespace: ns, ...over }),
+  };
+}
+
+/** The kiali CR of field report 004, deleted 10 minutes ago. */
+export function kialiCr(ns = 'preview-42', over: Partial<ObjectMeta> = {}): Leftover {
+  return leftover(
+    KIALIS,
+    {
+      name: 'kiali',
+      uid: 'kiali-uid',
+      finalizers: ['kiali.io/finalizer'],
+      deletionTimestamp: ago(600),
+      ...over,
+    },
+    ns,
+  );
+}
+
+/** The APIService of field report 004: `v1beta1.metrics.k8s.io monitoring/prometheus-adapter False (ServiceNotFound)`. */
+export function metricsApiService(over: Partial<ApiServiceState> = {}): ApiServiceState {
+  return {
+    name: 'v1beta1.metrics.k8s.io',
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    service: { namespace: 'monitoring', name: 'prometheus-adapter', port: 443 },
+    available: { status: 'False', reason: 'ServiceNotFound', message: TEXT.apiServiceGone },
+    backing: { serviceExists: false, readyEndpoints: 0 },
+    ...over,
+  };
+}
+
+/** A running workload. */
+export function workload(over: Partial<WorkloadState> & { name: string; namespace: string }): WorkloadState {
+  return { kind: 'Deployment', readyReplicas: 1, deleting: false, hints: [], ...over };
+}
+
+/** A pod in the namespace. */
+export function pod(over: Partial<PodState> & { name: string }): PodState {
+  return { uid: `uid-${over.name}`, phase: 'Running', finalizers: [], claims: [], ...over };
+}
+
+/** A node. */
+export function node(name: string, ready = 'True', exists = true): NodeState {
+  return { name, exists, ready };
+}
+
+/** A webhook intercepting DELETE of everything. */
+export function webhook(over: Partial<WebhookState> & { name: string }): WebhookState {
+  return {
+    configuration: 'policy-hooks',
+    kind: 'ValidatingWebhookConfiguration',
+    failurePolicy: 'Fail',
+    deleteResources: ['*'],
+    service: { namespace: 'policy', name: 'policy-webhook' },
+    backing: { serviceExists: true, readyEndpoints: 0 },
+    ...over,
+  };
+}
+
+/** An empty snapshot of `namespace()`, with fields overridden. */
+export function snapshot(over: Partial<Snapshot> = {}): Snapshot {
+  return {
+    takenAt: TAKEN_AT,
+    namespace: namespace(),
+    discovery: { failed: [], mode: 'aggregated', listedTypes: 40 },
+    leftovers: [],
+    apiServices: [],
+    webhooks: [],
+    pods: [],
+    nodes: [],
+    workloads: [],
+    crds: [],
+    readErrors: [],
+    cost: { requests: 0, bytes: 0 },
+    ...over,
+  };
+}

@@ -1,0 +1,156 @@
+import { objectFinalizers } from '../../src/diagnosis/rules/object-finalizers.js';
+import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
+import { CONFIGMAPS, KIALIS, PVCS, ago, kialiCr, leftover, pod, snapshot } from './fixtures.js';
+
+interface Row {
+  name: string;
+  given: Snapshot;
+  expect: Partial<Finding>[];
+}
+
+const KIALI_PATCH =
+  `kubectl patch kialis.kiali.io kiali -n preview-42 --type=json -p ` +
+  `'[{"op":"test","path":"/metadata/uid","value":"kiali-uid"},{"op":"test","path":"/metadata/finalizers/0","value":"kiali.io/finalizer"},{"op":"remove","path":"/metadata/finalizers/0"}]'`;
+
+const pvc = leftover(PVCS, {
+  name: 'data-db-0',
+  uid: 'pvc-uid',
+  finalizers: ['kubernetes.io/pvc-protection', 'example.com/backup'],
+  deletionTimestamp: ago(120),
+});
+
+const rows: Row[] = [
+  {
+    name: 'the kiali CR of field report 004',
+    given: snapshot({ leftovers: [kialiCr()] }),
+    expect: [
+      {
+        id: 'object-finalizers',
+        severity: 'warning',
+        summary: 'kialis.kiali.io/kiali holds finalizer(s) kiali.io/finalizer (deleting for 10m00s)',
+        evidence: [
+          { object: 'kialis.kiali.io/kiali', field: 'metadata.finalizers', value: '["kiali.io/finalizer"]' },
+          {
+            object: 'kialis.kiali.io/kiali',
+            field: 'metadata.deletionTimestamp',
+            value: `${ago(600)} (10m00s ago)`,
+          },
+        ],
+        remedy: {
+          commands: [KIALI_PATCH],
+          policy: 'force-finalizers: kiali.io/finalizer',
+          note: expect.stringContaining('finalizer-owner-gone') as unknown as string,
+        },
+        leaked: false,
+        targets: [
+          {
+            kind: 'object-finalizers',
+            resource: { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis', kind: 'Kiali' },
+            name: 'kiali',
+            uid: 'kiali-uid',
+            finalizers: ['kiali.io/finalizer'],
+            waiting: [],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'pvc-protection while a pod mounts the claim is waiting; only the other finalizer is removed',
+    given: snapshot({ leftovers: [pvc], pods: [pod({ name: 'db-0', claims: ['data-db-0'] })] }),
+    expect: [
+      {
+        severity: 'warning',
+        summary:
+          'persistentvolumeclaims/data-db-0 holds finalizer(s) kubernetes.io/pvc-protection, example.com/backup (deleting for 2m00s)',
+        remedy: {
+          commands: [
+            `kubectl patch persistentvolumeclaims data-db-0 -n preview-42 --type=json -p ` +
+              `'[{"op":"test","path":"/metadata/uid","value":"pvc-uid"},{"op":"test","path":"/metadata/finalizers/1","value":"example.com/backup"},{"op":"remove","path":"/metadata/finalizers/1"}]'`,
+          ],
+          policy: 'force-finalizers: example.com/backup',
+          note: expect.any(String) as unknown as string,
+        },
+        targets: [
+          expect.objectContaining({
+            name: 'data-db-0',
+            finalizers: ['kubernetes.io/pvc-protection', 'example.com/backup'],
+            waiting: ['kubernetes.io/pvc-protection'],
+          }) as never,
+        ],
+      },
+    ],
+  },
+  {
+    name: 'only waiting finalizers: a notice with nothing to run',
+    given: snapshot({
+      leftovers: [leftover(PVCS, { name: 'data', finalizers: ['kubernetes.io/pvc-protection'] })],
+      pods: [pod({ name: 'app', claims: ['data'] })],
+    }),
+    expect: [
+      {
+        severity: 'notice',
+        summary:
+          'persistentvolumeclaims/data holds finalizer(s) kubernetes.io/pvc-protection (not deleted yet), all legitimately waiting',
+        remedy: { commands: [], note: expect.any(String) as unknown as string },
+      },
+    ],
+  },
+  {
+    name: 'owner references are shown; objects without finalizers are not reported',
+    given: snapshot({
+      leftovers: [
+        leftover(CONFIGMAPS, { name: 'plain' }),
+        leftover(CONFIGMAPS, {
+          name: 'child',
+          finalizers: ['example.com/x'],
+          ownerReferences: [
+            {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              name: 'parent',
+              uid: 'p-uid',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
+        }),
+      ],
+    }),
+    expect: [
+      {
+        summary: 'configmaps/child holds finalizer(s) example.com/x (not deleted yet)',
+        evidence: [
+          { object: 'configmaps/child', field: 'metadata.finalizers', value: '["example.com/x"]' },
+          { object: 'configmaps/child', field: 'metadata.deletionTimestamp', value: '(not set)' },
+          {
+            object: 'configmaps/child',
+            field: 'metadata.ownerReferences',
+            value: 'ConfigMap/parent (v1, uid p-uid, controller, blockOwnerDeletion)',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'several objects come sorted by reference',
+    given: snapshot({
+      leftovers: [
+        leftover(KIALIS, { name: 'b', finalizers: ['kiali.io/finalizer'] }),
+        leftover(KIALIS, { name: 'a', finalizers: ['kiali.io/finalizer'] }),
+      ],
+    }),
+    expect: [
+      { summary: 'kialis.kiali.io/a holds finalizer(s) kiali.io/finalizer (not deleted yet)' },
+      { summary: 'kialis.kiali.io/b holds finalizer(s) kiali.io/finalizer (not deleted yet)' },
+    ],
+  },
+];
+
+describe('object-finalizers', () => {
+  it.each(rows)('$name', ({ given, expect: want }) => {
+    const got = objectFinalizers(given);
+    expect(got).toHaveLength(want.length);
+    want.forEach((w, i) => expect(got[i]).toMatchObject(w));
+  });
+});

@@ -1,0 +1,257 @@
+import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
+import { KubeError, type KubeReader } from '../../src/kube/port.js';
+import { RecordingKube } from './fake-reader.js';
+import { TAKEN_AT, ago, conditions, meta, namespace } from './fixtures.js';
+import {
+  APISERVICES,
+  NS,
+  clock,
+  discovery,
+  localApiService,
+  metricsApiService,
+  snap,
+} from './snapshot-helpers.js';
+
+describe('takeSnapshot: the cluster reads the rules need', () => {
+  it('looks up the backing Service and EndpointSlices only for APIServices that are not Available', async () => {
+    const down = {
+      ...metricsApiService,
+      status: {
+        conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints', message: 'x' }],
+      },
+    };
+    const { kube, s } = await snap({
+      lists: {
+        [APISERVICES]: [down, localApiService],
+        '/apis/discovery.k8s.io/v1/namespaces/monitoring/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dprometheus-adapter':
+          [
+            {
+              endpoints: [
+                { addresses: ['10.0.0.1'], conditions: { ready: false } },
+                { addresses: ['10.0.0.2', '10.0.0.3'] },
+              ],
+            },
+          ],
+      },
+      bodies: {
+        '/api/v1/namespaces/monitoring/services/prometheus-adapter': {
+          metadata: { name: 'prometheus-adapter' },
+        },
+      },
+    });
+    expect(kube.rawPaths().sort()).toEqual([
+      '/api/v1/namespaces/monitoring/services/prometheus-adapter',
+      APISERVICES,
+      '/apis/discovery.k8s.io/v1/namespaces/monitoring/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dprometheus-adapter',
+    ]);
+    expect(s.apiServices.find((a) => a.name === 'v1beta1.metrics.k8s.io')?.backing).toEqual({
+      serviceExists: true,
+      readyEndpoints: 2,
+    });
+  });
+
+  it('an empty namespace costs discovery, the scan and the APIService list, nothing more', async () => {
+    const { kube, s } = await snap({});
+    expect(kube.rawPaths()).toEqual([APISERVICES]);
+    expect(s.cost).toEqual({ requests: 5, bytes: 0 });
+    expect(s.takenAt).toBe(TAKEN_AT);
+  });
+
+  it('uses the reader’s own cost() when it has one', async () => {
+    const kube = new RecordingKube({ discovery: discovery(), withCost: true });
+    await kube.discover(); // spent before the snapshot: not counted
+    const s = await takeSnapshot(kube, namespace(), { clock });
+    expect(s.cost).toEqual({ requests: 5, bytes: 500 });
+    expect(typeof (kube as unknown as { cost: unknown }).cost).toBe('function');
+    const plain: KubeReader = new RecordingKube({ discovery: discovery() });
+    expect((await takeSnapshot(plain, namespace(), { clock })).cost.bytes).toBe(0);
+  });
+
+  it('reads pods and their nodes only when pods remain', async () => {
+    const podBody = {
+      metadata: {
+        name: 'web-0',
+        uid: 'u1',
+        deletionTimestamp: ago(900),
+        deletionGracePeriodSeconds: 30,
+        finalizers: [],
+      },
+      spec: {
+        nodeName: 'node-a',
+        terminationGracePeriodSeconds: 30,
+        volumes: [
+          { name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } },
+          { name: 'scratch', ephemeral: {} },
+        ],
+      },
+      status: { phase: 'Running' },
+    };
+    const { kube, s } = await snap({
+      objects: { '/pods': [meta({ name: 'web-0' })] },
+      lists: { [`/api/v1/namespaces/${NS}/pods`]: [podBody] },
+      bodies: { '/api/v1/nodes/node-a': { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } },
+    });
+    expect(kube.rawPaths().sort()).toEqual([
+      '/api/v1/namespaces/preview-42/pods',
+      '/api/v1/nodes/node-a',
+      APISERVICES,
+    ]);
+    expect(s.pods).toEqual([
+      {
+        name: 'web-0',
+        uid: 'u1',
+        phase: 'Running',
+        nodeName: 'node-a',
+        deletionTimestamp: ago(900),
+        terminationGracePeriodSeconds: 30,
+        finalizers: [],
+        claims: ['data-web-0', 'web-0-scratch'],
+      },
+    ]);
+    expect(s.nodes).toEqual([{ name: 'node-a', exists: true, ready: 'Unknown' }]);
+  });
+
+  it('reads webhooks only on a content failure, keeping those that intercept DELETE', async () => {
+    const ns = namespace({
+      conditions: conditions({
+        NamespaceDeletionContentFailure: [
+          'ContentDeletionFailed',
+          'Failed to delete all resource types, 1 remaining: x',
+        ],
+      }),
+    });
+    const config = {
+      metadata: { name: 'kyverno-resource-validating-webhook-cfg' },
+      webhooks: [
+        {
+          name: 'validate.kyverno.svc-fail',
+          clientConfig: { service: { namespace: 'kyverno', name: 'kyverno-svc' } },
+          rules: [
+            {
+              operations: ['CREATE', 'UPDATE', 'DELETE'],
+              apiGroups: ['', 'apps'],
+              resources: ['pods', 'deployments'],
+            },
+          ],
+        },
+        {
+          name: 'only-create',
+          failurePolicy: 'Fail',
+          rules: [{ operations: ['CREATE'], apiGroups: ['*'], resources: ['*'] }],
+        },
+        {
+          name: 'ignore-all',
+          failurePolicy: 'Ignore',
+          clientConfig: { url: 'https://hooks.example.com/x' },
+          rules: [{ operations: ['*'], apiGroups: ['*'], resources: ['*'] }],
+        },
+      ],
+    };
+    const { kube, s } = await snap(
+      { lists: { '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations': [config] } },
+      ns,
+    );
+    expect(kube.rawPaths()).toContain('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations');
+    expect(s.webhooks).toEqual([
+      {
+        configuration: 'kyverno-resource-validating-webhook-cfg',
+        kind: 'ValidatingWebhookConfiguration',
+        name: 'validate.kyverno.svc-fail',
+        failurePolicy: 'Fail',
+        deleteResources: ['deployments', 'deployments.apps', 'pods', 'pods.apps'],
+        service: { namespace: 'kyverno', name: 'kyverno-svc' },
+        url: undefined,
+        backing: { serviceExists: false, readyEndpoints: 0 },
+      },
+      {
+        configuration: 'kyverno-resource-validating-webhook-cfg',
+        kind: 'ValidatingWebhookConfiguration',
+        name: 'ignore-all',
+        failurePolicy: 'Ignore',
+        deleteResources: ['*'],
+        service: undefined,
+        url: 'https://hooks.example.com/x',
+      },
+    ]);
+    const without = await snap({});
+    expect(without.kube.rawPaths().some((p) => p.includes('webhook'))).toBe(false);
+  });
+
+  it('reads the CRD and all workloads only when a custom finalizer must be matched to its controller', async () => {
+    const crd = {
+      metadata: {
+        name: 'kialis.kiali.io',
+        labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+        annotations: { 'meta.helm.sh/release-namespace': 'kiali-operator', other: 'x' },
+      },
+      spec: { group: 'kiali.io', names: { plural: 'kialis', kind: 'Kiali' } },
+    };
+    const deployment = {
+      metadata: { name: 'kiali-operator', namespace: 'kiali-operator', labels: { app: 'kiali-operator' } },
+      spec: {
+        template: {
+          spec: {
+            containers: [{ image: 'quay.io/kiali/kiali-operator:v1.89', args: ['--zap-log-level=info'] }],
+          },
+        },
+      },
+      status: { readyReplicas: 1 },
+    };
+    const { kube, s } = await snap({
+      objects: { 'kiali.io/kialis': [meta({ name: 'kiali', finalizers: ['kiali.io/finalizer'] })] },
+      bodies: { '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/kialis.kiali.io': crd },
+      lists: { '/apis/apps/v1/deployments': [deployment] },
+    });
+    expect(kube.rawPaths().sort()).toEqual([
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/kialis.kiali.io',
+      APISERVICES,
+      '/apis/apps/v1/daemonsets',
+      '/apis/apps/v1/deployments',
+      '/apis/apps/v1/statefulsets',
+    ]);
+    expect(s.crds).toEqual([
+      {
+        name: 'kialis.kiali.io',
+        group: 'kiali.io',
+        plural: 'kialis',
+        kind: 'Kiali',
+        hints: ['app.kubernetes.io/managed-by=Helm', 'meta.helm.sh/release-namespace=kiali-operator'],
+      },
+    ]);
+    expect(s.workloads).toEqual([
+      {
+        namespace: 'kiali-operator',
+        name: 'kiali-operator',
+        kind: 'Deployment',
+        readyReplicas: 1,
+        deleting: false,
+        hints: ['quay.io/kiali/kiali-operator:v1.89', '--zap-log-level=info', 'app=kiali-operator'],
+      },
+    ]);
+  });
+
+  it('built-in finalizers alone need no workload or CRD reads', async () => {
+    const { kube } = await snap({
+      objects: { '/configmaps': [meta({ name: 'cm', finalizers: ['foregroundDeletion'] })] },
+    });
+    expect(kube.rawPaths()).toEqual([APISERVICES]);
+  });
+
+  it('a 404 on a list means the type is not served: nothing of it, and no read error', async () => {
+    const notFound = new KubeError('the server could not find the requested resource', 404, 'NotFound');
+    const { s } = await snap({
+      objects: { 'kiali.io/kialis': [meta({ name: 'kiali', finalizers: ['kiali.io/finalizer'] })] },
+      errors: { '/apis/apps/v1/daemonsets': notFound, '/configmaps': notFound },
+    });
+    expect(s.readErrors).toEqual([]);
+    expect(s.leftovers.map((l) => l.meta.name)).toEqual(['kiali']);
+  });
+
+  it('a 404 where an object was expected is still a read error when it is a collection the rules need', async () => {
+    const notFound = new KubeError('the server could not find the requested resource', 404, 'NotFound');
+    const { s } = await snap({ errors: { [APISERVICES]: notFound } });
+    expect(s.readErrors).toEqual([
+      { what: 'apiservices', error: '404 NotFound: the server could not find the requested resource' },
+    ]);
+  });
+});
