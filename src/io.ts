@@ -9,12 +9,17 @@ export const Inputs = {
   timeout: 'timeout',
   protectedNamespaces: 'protected-namespaces',
   failOn: 'fail-on',
+  force: 'force',
+  forceAfter: 'force-after',
+  forceFinalizers: 'force-finalizers',
+  forceFinalizeNamespace: 'force-finalize-namespace',
 } as const;
 
 export const Outputs = {
   result: 'result',
   deleted: 'deleted',
   stuck: 'stuck',
+  forced: 'forced',
   report: 'report',
 } as const;
 

@@ -1,6 +1,8 @@
 /** The vocabulary of results: what happened to each target, and to the run. */
 import type { Finding } from './diagnosis/types.js';
+import type { AuditEntry } from './force.js';
 import type { Condition } from './kube/port.js';
+import type { ForcePolicy, Plan } from './policy.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
@@ -9,8 +11,9 @@ import type { Condition } from './kube/port.js';
  * - `stuck`: still Terminating when the timeout ran out.
  * - `active`: with `delete: false`, nobody deleted it before the timeout.
  * - `refused`: matched by the selector but protected; never touched.
+ * - `forced`: gone, after forced changes the policy allowed (observed gone, not assumed).
  */
-export type Outcome = 'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused';
+export type Outcome = 'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused' | 'forced';
 
 /** Everything recorded for one target namespace. */
 export interface TargetReport {
@@ -29,12 +32,14 @@ export interface TargetReport {
   recreatedUid?: string;
   watchRestarts: { expired: number; reset: number };
   findings: Finding[];
-  /** Why the namespace was diagnosed even though it went away (took unusually long). */
+  /** When and why the namespace was diagnosed. */
   diagnosedBecause?: string;
+  /** The force plan (when force is not off and force-after was reached) and what was done. */
+  force?: { plan: Plan; audit: AuditEntry[] };
   note?: string;
 }
 
-export type RunResult = 'clean' | 'stuck';
+export type RunResult = 'clean' | 'stuck' | 'forced';
 
 /** The whole run: what the summary, annotations, outputs and JSON report are made from. */
 export interface RunReport {
@@ -42,7 +47,14 @@ export interface RunReport {
   context: RunContext;
   startedAt: string;
   finishedAt: string;
-  settings: { delete: boolean; timeout: string; failOn: string; selector?: string; namespaces: string[] };
+  settings: {
+    delete: boolean;
+    timeout: string;
+    failOn: string;
+    selector?: string;
+    namespaces: string[];
+    force: ForcePolicy;
+  };
   targets: TargetReport[];
   result: RunResult;
   /** Reasons the check fails, empty when it passes. */

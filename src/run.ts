@@ -1,8 +1,12 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
 import { formatDuration } from './duration.js';
 import type { RunContext, RunReport, TargetReport } from './outcome.js';
-import type { Settings } from './settings.js';
+import type { InspectDeps } from './inspect.js';
+import { isProtected, type Settings } from './settings.js';
 import { deleteAndWait, type TeardownDeps } from './teardown.js';
+
+/** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
+export const SLOW_AFTER_MS = 30_000;
 
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
 export function failuresOf(settings: Pick<Settings, 'failOn'>, targets: TargetReport[]): string[] {
@@ -15,14 +19,30 @@ export function failuresOf(settings: Pick<Settings, 'failOn'>, targets: TargetRe
   if (settings.failOn === 'leaked') {
     const leaked = targets.filter((t) => t.findings.some((f) => f.leaked)).map((t) => t.name);
     if (leaked.length) failures.push(`finalizers leaked in: ${leaked.join(', ')}`);
+    const forced = targets.filter((t) => t.outcome === 'forced').map((t) => t.name);
+    if (forced.length)
+      failures.push(`forcing was needed for: ${forced.join(', ')} (fix the leak in the chart)`);
   }
   return failures;
 }
 
 /** Run the whole teardown and return the report the publishers render. */
-export async function runTeardown(settings: Settings, deps: TeardownDeps, context: RunContext): Promise<RunReport> {
+export async function runTeardown(
+  settings: Settings,
+  deps: TeardownDeps & { slowAfterMs?: number },
+  context: RunContext,
+): Promise<RunReport> {
   const started = deps.clock.now();
-  const targets = await deleteAndWait(settings, deps, started + settings.timeoutMs);
+  for (const warning of settings.warnings) deps.logger.warning(warning);
+  const inspect: InspectDeps = {
+    kube: deps.kube,
+    logger: deps.logger,
+    clock: deps.clock,
+    force: settings.force,
+    isProtected: (name) => isProtected(settings, name),
+    slowAfterMs: deps.slowAfterMs ?? Math.min(SLOW_AFTER_MS, settings.timeoutMs / 2),
+  };
+  const targets = await deleteAndWait(settings, { ...deps, inspect }, started + settings.timeoutMs);
   const stuck = targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active');
   const cost = (deps.kube as { cost?: () => { requests: number; bytes: number } }).cost?.();
   return {
@@ -36,9 +56,10 @@ export async function runTeardown(settings: Settings, deps: TeardownDeps, contex
       failOn: settings.failOn,
       selector: settings.selector,
       namespaces: [...settings.namespaces],
+      force: settings.force,
     },
     targets,
-    result: stuck ? 'stuck' : 'clean',
+    result: stuck ? 'stuck' : targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean',
     failures: failuresOf(settings, targets),
     cost,
   };

@@ -4,6 +4,7 @@ import { ConfigError } from './errors.js';
 import { compileGlob, globProblem } from './glob.js';
 import { Inputs } from './io.js';
 import { labelSelectorProblem, namespaceNameProblem } from './names.js';
+import { validateForcePolicy, type ForcePolicy } from './policy.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -22,6 +23,9 @@ export interface Settings {
   /** Built-in names plus the user's names and globs. */
   readonly protectedPatterns: readonly string[];
   readonly failOn: FailOn;
+  readonly force: ForcePolicy;
+  /** Not errors, but worth a line in the log (e.g. force on with nothing allowed). */
+  readonly warnings: readonly string[];
 }
 
 /** Reads one input by name; empty string when unset (like core.getInput). */
@@ -44,10 +48,10 @@ function readBoolean(read: InputReader, name: string, fallback: boolean): boolea
 }
 
 /** Parse a duration input, naming the input in the error. */
-export function readDuration(read: InputReader, name: string, fallback: string): number {
+export function readDuration(read: InputReader, name: string, fallback: string, allowZero = false): number {
   const raw = read(name).trim() || fallback;
   const ms = parseDuration(raw);
-  if (ms === undefined || ms <= 0) {
+  if (ms === undefined || (ms === 0 && !allowZero)) {
     throw new ConfigError(
       `Input "${name}" is "${raw}", which is not a duration; use a number with a unit, e.g. 90s, 5m, 1h30m.`,
       name,
@@ -60,7 +64,11 @@ function readNamespaces(read: InputReader): string[] {
   const names = [...new Set(splitList(read(Inputs.namespaces)))];
   for (const name of names) {
     const problem = namespaceNameProblem(name);
-    if (problem) throw new ConfigError(`Input "namespaces": "${name}" is not a valid namespace name: ${problem}.`, Inputs.namespaces);
+    if (problem)
+      throw new ConfigError(
+        `Input "namespaces": "${name}" is not a valid namespace name: ${problem}.`,
+        Inputs.namespaces,
+      );
   }
   return names;
 }
@@ -69,7 +77,11 @@ function readSelector(read: InputReader): string | undefined {
   const selector = read(Inputs.selector).trim();
   if (selector === '') return undefined;
   const problem = labelSelectorProblem(selector);
-  if (problem) throw new ConfigError(`Input "selector" is "${selector}", which does not parse: ${problem}.`, Inputs.selector);
+  if (problem)
+    throw new ConfigError(
+      `Input "selector" is "${selector}", which does not parse: ${problem}.`,
+      Inputs.selector,
+    );
   return selector;
 }
 
@@ -105,17 +117,30 @@ export function readSettings(read: InputReader): Settings {
   const namespaces = readNamespaces(read);
   const selector = readSelector(read);
   if (namespaces.length === 0 && selector === undefined) {
-    throw new ConfigError('No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector".', Inputs.namespaces);
+    throw new ConfigError(
+      'No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector".',
+      Inputs.namespaces,
+    );
   }
+  const timeoutMs = readDuration(read, Inputs.timeout, '5m');
+  const forced = validateForcePolicy({
+    force: read(Inputs.force),
+    forceAfter: readDuration(read, Inputs.forceAfter, '1m', true),
+    forceFinalizers: read(Inputs.forceFinalizers).split('\n'),
+    finalizeNamespace: readBoolean(read, Inputs.forceFinalizeNamespace, false),
+    timeoutMs,
+  });
   const settings: Settings = {
     namespaces,
     selector,
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
     delete: readBoolean(read, Inputs.delete, true),
-    timeoutMs: readDuration(read, Inputs.timeout, '5m'),
+    timeoutMs,
     protectedPatterns: readProtected(read),
     failOn: readFailOn(read),
+    force: forced.policy,
+    warnings: forced.warnings,
   };
   const refused = namespaces.filter((n) => isProtected(settings, n));
   if (refused.length > 0) {

@@ -1,5 +1,6 @@
 /** The story per namespace: resolve → delete → wait → outcome. Talks to the cluster only through the Kube port. */
 import { formatDuration } from './duration.js';
+import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
 import { KubeError, type Kube, type NamespaceState } from './kube/port.js';
 import type { Outcome, TargetReport } from './outcome.js';
 import type { Clock, Logger } from './ports.js';
@@ -14,6 +15,8 @@ export interface TeardownDeps {
   pollMs?: number;
   /** Interval of the progress line while waiting (default 15 s). */
   progressMs?: number;
+  /** Diagnosis and forcing while waiting; absent = only wait. */
+  inspect?: InspectDeps;
 }
 
 /** A target as resolved before deletion: its state, or why there is nothing to do. */
@@ -56,15 +59,23 @@ async function requestDeletion(
     if (result === 'gone') return { outcome: 'already-gone', note: 'gone before the delete request arrived' };
   } catch (error) {
     if (error instanceof KubeError && error.code === 409) {
-      return { outcome: 'recreated', note: 'replaced by a new namespace before deletion; the new one was not deleted' };
+      return {
+        outcome: 'recreated',
+        note: 'replaced by a new namespace before deletion; the new one was not deleted',
+      };
     }
     throw error;
   }
   logger.info(`${target.name}: deletion requested`);
-  const after = await kube.getNamespace(target.name);
-  if (after === undefined) return { outcome: 'gone', note: 'gone at once' };
-  if (after.uid !== target.uid) return { outcome: 'recreated', note: `recreated with UID ${after.uid}` };
-  return { state: after };
+  // Watch from the state read before the DELETE: the watch replays the change to Terminating and beyond.
+  return { state: target };
+}
+
+/** After the old namespace went away, a new one may hold the name: report it, never touch it. */
+async function checkRecreated(kube: Kube, record: WaitRecord): Promise<void> {
+  if (record.goneAt === undefined || record.recreatedUid !== undefined) return;
+  const now = await kube.getNamespace(record.last.name);
+  if (now !== undefined && now.uid !== record.last.uid) record.recreatedUid = now.uid;
 }
 
 function outcomeOf(record: WaitRecord): Outcome {
@@ -85,11 +96,15 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
     outcome,
     requestedAt: since !== undefined ? iso(since) : undefined,
     goneAt: record.goneAt !== undefined ? iso(record.goneAt) : undefined,
-    durationMs: record.goneAt !== undefined && since !== undefined ? Math.max(0, record.goneAt - since) : undefined,
+    durationMs:
+      record.goneAt !== undefined && since !== undefined ? Math.max(0, record.goneAt - since) : undefined,
     terminatingForMs: outcome === 'stuck' && since !== undefined ? Math.max(0, now - since) : undefined,
     transitions: record.transitions.map((t) => ({ phase: t.phase, at: iso(t.at) })),
     conditions: ns.conditions,
     recreatedUid: record.recreatedUid,
+    note: record.recreatedUid
+      ? `gone, then recreated under the same name (new UID ${record.recreatedUid}); the new one was not touched`
+      : undefined,
     watchRestarts: record.restarts,
     findings: [],
   };
@@ -115,51 +130,124 @@ function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, sta
     for (;;) {
       await deps.clock.sleep(every, stop.signal);
       if (stop.signal.aborted) return;
-      const waiting = [...records.values()].filter((r) => r.goneAt === undefined && r.recreatedUid === undefined);
+      const waiting = [...records.values()].filter(
+        (r) => r.goneAt === undefined && r.recreatedUid === undefined,
+      );
       const list = waiting.map((r) => `${r.last.name} (${r.last.phase})`).join(', ');
-      deps.logger.info(`waiting ${formatDuration(deps.clock.now() - startedMs)}: ${waiting.length} left — ${list}`);
+      deps.logger.info(
+        `waiting ${formatDuration(deps.clock.now() - startedMs)}: ${waiting.length} left — ${list}`,
+      );
     }
   })();
   return () => stop.abort();
 }
 
+interface RunCtx {
+  settings: Settings;
+  deps: TeardownDeps;
+  deadline: number;
+  records: Map<string, WaitRecord>;
+}
+
+function sinceOf(state: NamespaceState, requestedMs: number | undefined, now: number): number {
+  if (requestedMs !== undefined) return requestedMs;
+  const fromServer = state.deletionTimestamp ? Date.parse(state.deletionTimestamp) : NaN;
+  return Number.isNaN(fromServer) ? now : Math.min(fromServer, now);
+}
+
+/** Wait for one namespace while the inspector diagnoses and forces it at its checkpoints. */
+async function waitAndInspect(
+  ctx: RunCtx,
+  state: NamespaceState,
+  requestedMs: number | undefined,
+): Promise<TargetReport> {
+  const { kube, logger, clock } = ctx.deps;
+  const since = sinceOf(state, requestedMs, clock.now());
+  const inspector = ctx.deps.inspect ? new Inspector(ctx.deps.inspect, since) : undefined;
+  let latest: NamespaceState | undefined = state.deletionTimestamp ? state : undefined;
+  const stop = new AbortController();
+  const inspecting = inspector?.run(() => latest, stop.signal);
+  const record = await waitUntilGone(kube, state, {
+    deadline: ctx.deadline,
+    clock,
+    logger,
+    pollMs: ctx.deps.pollMs ?? 10_000,
+    onChange: (r) => {
+      ctx.records.set(state.name, r);
+      latest = r.goneAt === undefined && r.last.deletionTimestamp ? r.last : undefined;
+    },
+  }).finally(() => ctx.records.delete(state.name));
+  stop.abort();
+  await inspecting;
+  if (inspector && record.goneAt === undefined && record.last.deletionTimestamp) {
+    await finishInspection(ctx, inspector, record);
+  }
+  await checkRecreated(kube, record);
+  const report = reportFromWait(record, requestedMs, clock.now());
+  if (inspector) applyInspection(report, inspector.result);
+  return report;
+}
+
+/** At the timeout: force if that was still due, observe the result, and diagnose what is left. */
+async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitRecord): Promise<void> {
+  const { kube, clock } = ctx.deps;
+  const policy = ctx.deps.inspect!.force;
+  if (policy.mode !== 'off' && inspector.result.plan === undefined) await inspector.force(record.last);
+  if (inspector.result.forcedWrites) {
+    // Never report success we did not observe: read it back.
+    const now = await kube.getNamespace(record.last.name);
+    if (now === undefined) record.goneAt = clock.now();
+    else if (now.uid !== record.last.uid) record.recreatedUid = now.uid;
+    else record.last = now;
+  }
+  if (record.goneAt === undefined && record.recreatedUid === undefined) {
+    await inspector.diagnose(record.last, `still Terminating at the timeout, after ${inspector.age()}`);
+  }
+}
+
+function applyInspection(report: TargetReport, result: Inspection): void {
+  report.findings = result.findings;
+  report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
+  if (result.plan) report.force = { plan: result.plan, audit: result.audit };
+  if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
+}
+
+async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
+  const { kube, logger, clock } = ctx.deps;
+  if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
+  if (t.state === undefined) return simpleReport(t.name, 'already-gone', 'not found: nothing to delete');
+  let state = t.state;
+  let requestedMs: number | undefined;
+  if (ctx.settings.delete) {
+    if (state.deletionTimestamp === undefined) requestedMs = clock.now();
+    const requested = await requestDeletion(kube, state, logger);
+    if ('outcome' in requested) return simpleReport(t.name, requested.outcome, requested.note, state);
+    state = requested.state;
+  }
+  const report = await waitAndInspect(ctx, state, requestedMs);
+  const took = report.durationMs !== undefined ? ` after ${formatDuration(report.durationMs)}` : '';
+  logger.info(`${t.name}: ${report.outcome}${took}`);
+  return report;
+}
+
 /** Delete (unless `delete: false`) and wait for every target, concurrently, bounded by the timeout. */
-export async function deleteAndWait(settings: Settings, deps: TeardownDeps, deadline: number): Promise<TargetReport[]> {
+export async function deleteAndWait(
+  settings: Settings,
+  deps: TeardownDeps,
+  deadline: number,
+): Promise<TargetReport[]> {
   const { kube, logger, clock } = deps;
   const resolved = await logger.group('Resolve targets', async () => {
     const targets = await resolveTargets(settings, kube);
-    for (const t of targets) logger.info(`${t.name}: ${t.refused ?? (t.state ? t.state.phase : 'not found')}`);
+    for (const t of targets)
+      logger.info(`${t.name}: ${t.refused ?? (t.state ? t.state.phase : 'not found')}`);
     return targets;
   });
-  const startedMs = clock.now();
-  const records = new Map<string, WaitRecord>();
-  const stopProgress = startProgress(records, deps, startedMs);
+  const ctx: RunCtx = { settings, deps, deadline, records: new Map() };
+  const stopProgress = startProgress(ctx.records, deps, clock.now());
   try {
-    return await logger.group('Delete and wait', () =>
-      Promise.all(
-        resolved.map(async (t): Promise<TargetReport> => {
-          if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
-          if (t.state === undefined) return simpleReport(t.name, 'already-gone', 'not found: nothing to delete');
-          let state = t.state;
-          let requestedMs: number | undefined;
-          if (settings.delete && state.deletionTimestamp === undefined) requestedMs = clock.now();
-          if (settings.delete) {
-            const requested = await requestDeletion(kube, state, logger);
-            if ('outcome' in requested) return simpleReport(t.name, requested.outcome, requested.note, state);
-            state = requested.state;
-          }
-          const record = await waitUntilGone(kube, state, {
-            deadline,
-            clock,
-            logger,
-            pollMs: deps.pollMs ?? 10_000,
-            onChange: (r) => records.set(t.name, r),
-          }).finally(() => records.delete(t.name));
-          const report = reportFromWait(record, requestedMs, clock.now());
-          logger.info(`${t.name}: ${report.outcome}${report.durationMs !== undefined ? ` after ${formatDuration(report.durationMs)}` : ''}`);
-          return report;
-        }),
-      ),
+    return await logger.group('Delete, wait and diagnose', () =>
+      Promise.all(resolved.map((t) => handleTarget(ctx, t))),
     );
   } finally {
     stopProgress();

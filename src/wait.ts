@@ -104,7 +104,9 @@ class NamespaceWaiter {
       // After a gap (expired resourceVersion, reset), re-read: the namespace may have gone meanwhile.
       const fresh = await this.readNow();
       if (this.finished) return;
-      if (fresh !== undefined && fresh !== 'error') rv = fresh.resourceVersion;
+      // After 410 the history is compacted: restart from "now" (no resourceVersion), which replays the current state.
+      if (expired) rv = '';
+      else if (fresh !== undefined && fresh !== 'error') rv = fresh.resourceVersion;
       if (ended.error || expired) {
         await this.opts.clock.sleep(backoffMs, this.stop.signal);
         backoffMs = Math.min(backoffMs * 2, 5000);

@@ -24,20 +24,40 @@ function candidates(report: RunReport): Annotation[] {
     if (t.outcome === 'stuck') {
       const why = conditionWords(t.conditions);
       const age = t.terminatingForMs !== undefined ? ` after ${formatDuration(t.terminatingForMs)}` : '';
-      out.push({ level: 'error', title: `Namespace ${name} stuck in Terminating`, message: `Still Terminating${age}. ${why}` });
+      out.push({
+        level: 'error',
+        title: `Namespace ${name} stuck in Terminating`,
+        message: `Still Terminating${age}. ${why}`,
+      });
     } else if (t.outcome === 'active') {
-      out.push({ level: 'warning', title: `Namespace ${name} not deleted`, message: 'delete is false and nobody deleted it before the timeout.' });
+      out.push({
+        level: 'warning',
+        title: `Namespace ${name} not deleted`,
+        message: 'delete is false and nobody deleted it before the timeout.',
+      });
     } else if (t.outcome === 'refused') {
       out.push({ level: 'error', title: `Namespace ${name} refused`, message: t.note ?? 'protected' });
     } else if (t.outcome === 'recreated') {
-      out.push({ level: 'notice', title: `Namespace ${name} recreated`, message: t.note ?? `now has UID ${t.recreatedUid ?? '?'}` });
+      out.push({
+        level: 'notice',
+        title: `Namespace ${name} recreated`,
+        message: t.note ?? `now has UID ${t.recreatedUid ?? '?'}`,
+      });
     }
     for (const f of t.findings) {
       const level: Level = f.severity;
-      out.push({ level, title: `${name}: ${f.id}`, message: `${f.summary}${f.remedy.commands[0] ? ` Remedy: ${f.remedy.commands[0]}` : ''}` });
+      out.push({
+        level,
+        title: `${name}: ${f.id}`,
+        message: `${f.summary}${f.remedy.commands[0] ? ` Remedy: ${f.remedy.commands[0]}` : ''}`,
+      });
     }
   }
-  return out.map((a) => ({ level: a.level, title: truncate(safeLog(a.title), 200), message: truncate(safeLog(a.message), 1500) }));
+  return out.map((a) => ({
+    level: a.level,
+    title: truncate(safeLog(a.title), 200),
+    message: truncate(safeLog(a.message), 1500),
+  }));
 }
 
 /** The annotations to emit, and how many were left to the summary and the JSON report. */

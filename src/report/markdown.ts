@@ -15,6 +15,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
   stuck: '❌ stuck in Terminating',
   active: '⚠️ not deleted (still Active)',
   refused: '⛔ refused (protected)',
+  forced: '⚠️ forced, then gone',
 };
 
 /** The failing conditions in plain words, or what the healthy ones say. */
@@ -53,10 +54,17 @@ function timeCell(t: TargetReport): string {
 function statusTable(targets: TargetReport[]): string {
   const rows = targets.map((t) => {
     const words = t.note ? `${t.note}${t.conditions.length ? '; ' : ''}` : '';
-    const cells = [md(t.name, 80), OUTCOME_WORDS[t.outcome], timeCell(t), md(words + conditionWords(t.conditions), 600)];
+    const cells = [
+      md(t.name, 80),
+      OUTCOME_WORDS[t.outcome],
+      timeCell(t),
+      md(words + conditionWords(t.conditions), 600),
+    ];
     return `| ${cells.join(' | ')} |`;
   });
-  return ['| Namespace | Outcome | Time | Last conditions |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return ['| Namespace | Outcome | Time | Last conditions |', '| --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
 }
 
 function settingsLine(report: RunReport): string {
@@ -65,7 +73,9 @@ function settingsLine(report: RunReport): string {
   if (s.selector) targets.push(`selector <code>${html(s.selector)}</code>`);
   return (
     `<sub>${targets.filter(Boolean).join(' + ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn}` +
-    (report.cost ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB` : '') +
+    (report.cost
+      ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`
+      : '') +
     '</sub>'
   );
 }
@@ -82,7 +92,7 @@ export function renderSummary(report: RunReport, reportPath?: string): string {
     contextLine(report),
     verdictLine(report),
     statusTable(report.targets),
-    ...report.targets.filter((t) => t.findings.length > 0).map(renderFindings),
+    ...report.targets.filter((t) => t.findings.length > 0 || t.force).map(renderFindings),
     settingsLine(report),
   ].filter((s) => s.length > 0);
   let text = sections.join('\n\n') + '\n';

@@ -8,7 +8,8 @@ export function outputsOf(report: RunReport, reportPath: string): Record<OutputN
     JSON.stringify(report.targets.filter((t) => pred(t.outcome)).map((t) => t.name));
   return {
     [Outputs.result]: report.result,
-    [Outputs.deleted]: names((o) => o === 'gone' || o === 'already-gone' || o === 'recreated'),
+    [Outputs.deleted]: names((o) => ['gone', 'already-gone', 'recreated', 'forced'].includes(o)),
+    [Outputs.forced]: names((o) => o === 'forced'),
     [Outputs.stuck]: names((o) => o === 'stuck' || o === 'active'),
     [Outputs.report]: reportPath,
   };

@@ -13,7 +13,8 @@ export async function publish(report: RunReport, reportPath: string): Promise<vo
   for (const a of emit) core[a.level](a.message, { title: a.title });
   if (overflow > 0) core.info(`${overflow} more annotation(s) are in the job summary and ${reportPath}.`);
   let summary = renderSummary(report, reportPath);
-  if (overflow > 0) summary += `\n<sub>${overflow} annotation(s) over GitHub's per-step limit are listed above only.</sub>\n`;
+  if (overflow > 0)
+    summary += `\n<sub>${overflow} annotation(s) over GitHub's per-step limit are listed above only.</sub>\n`;
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
   else core.info(summary);
   for (const [name, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(name, value);

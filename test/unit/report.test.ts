@@ -17,16 +17,35 @@ const HOSTILE = [
 ];
 
 function target(over: Partial<TargetReport>): TargetReport {
-  return { name: 'pr-1', outcome: 'gone', transitions: [], conditions: [], watchRestarts: { expired: 0, reset: 0 }, findings: [], ...over };
+  return {
+    name: 'pr-1',
+    outcome: 'gone',
+    transitions: [],
+    conditions: [],
+    watchRestarts: { expired: 0, reset: 0 },
+    findings: [],
+    ...over,
+  };
 }
 
 function report(targets: TargetReport[]): RunReport {
   return {
     version: 1,
-    context: { repository: 'acme/shop', pullRequest: { number: 42, title: 'Add <b>cart</b> | ::error::x' }, sha: 'abcdef1234567890', runUrl: 'https://github.com/acme/shop/actions/runs/1' },
+    context: {
+      repository: 'acme/shop',
+      pullRequest: { number: 42, title: 'Add <b>cart</b> | ::error::x' },
+      sha: 'abcdef1234567890',
+      runUrl: 'https://github.com/acme/shop/actions/runs/1',
+    },
     startedAt: '2026-11-22T10:00:00.000Z',
     finishedAt: '2026-11-22T10:05:00.000Z',
-    settings: { delete: true, timeout: '5m', failOn: 'leaked', namespaces: ['pr-1'] },
+    settings: {
+      delete: true,
+      timeout: '5m',
+      failOn: 'leaked',
+      namespaces: ['pr-1'],
+      force: { mode: 'off', afterMs: 60_000, finalizerPatterns: [], finalizeNamespace: false },
+    },
     targets,
     result: targets.some((t) => t.outcome === 'stuck') ? 'stuck' : 'clean',
     failures: [],
@@ -102,6 +121,12 @@ describe('outputs', () => {
       target({ name: 'c', outcome: 'stuck' }),
       target({ name: 'd', outcome: 'active' }),
     ]);
-    expect(outputsOf(r, '/tmp/r.json')).toEqual({ result: 'stuck', deleted: '["a","b"]', stuck: '["c","d"]', report: '/tmp/r.json' });
+    expect(outputsOf(r, '/tmp/r.json')).toEqual({
+      result: 'stuck',
+      deleted: '["a","b"]',
+      stuck: '["c","d"]',
+      forced: '[]',
+      report: '/tmp/r.json',
+    });
   });
 });

@@ -7,16 +7,56 @@ const reader =
     inputs[name] ?? '';
 
 describe('readSettings', () => {
+  test('force on with nothing allowed is a warning, not an error', () => {
+    const s = readSettings(reader({ namespaces: 'a', force: 'on' }));
+    expect(s.force).toEqual({ mode: 'on', afterMs: 60_000, finalizerPatterns: [], finalizeNamespace: false });
+    expect(s.warnings.join('\n')).toMatch(/nothing can be forced/);
+  });
+
+  test('force policy inputs are parsed', () => {
+    const s = readSettings(
+      reader({
+        namespaces: 'a',
+        force: 'dry-run',
+        'force-after': '30s',
+        'force-finalizers': 'kiali.io/*\n\nfinalizers.kubesphere.io/namespaces',
+        'force-finalize-namespace': 'true',
+      }),
+    );
+    expect(s.force).toEqual({
+      mode: 'dry-run',
+      afterMs: 30_000,
+      finalizerPatterns: ['kiali.io/*', 'finalizers.kubesphere.io/namespaces'],
+      finalizeNamespace: true,
+    });
+  });
+
   const ok: { name: string; given: Record<string, string>; expect: Partial<Settings> }[] = [
     {
       name: 'names split on newlines, commas and spaces, deduplicated',
       given: { namespaces: 'pr-1\npr-2, pr-3 pr-1' },
       expect: { namespaces: ['pr-1', 'pr-2', 'pr-3'], delete: true, timeoutMs: 300_000, failOn: 'leaked' },
     },
-    { name: 'selector alone', given: { selector: 'preview.example.com/pr=123' }, expect: { namespaces: [], selector: 'preview.example.com/pr=123' } },
-    { name: 'set-based selector', given: { selector: 'env in (preview, pr),!keep' }, expect: { selector: 'env in (preview, pr),!keep' } },
-    { name: 'delete false, timeout 90s', given: { namespaces: 'a', delete: 'false', timeout: '90s' }, expect: { delete: false, timeoutMs: 90_000 } },
-    { name: 'compound duration', given: { namespaces: 'a', timeout: '1h30m' }, expect: { timeoutMs: 5_400_000 } },
+    {
+      name: 'selector alone',
+      given: { selector: 'preview.example.com/pr=123' },
+      expect: { namespaces: [], selector: 'preview.example.com/pr=123' },
+    },
+    {
+      name: 'set-based selector',
+      given: { selector: 'env in (preview, pr),!keep' },
+      expect: { selector: 'env in (preview, pr),!keep' },
+    },
+    {
+      name: 'delete false, timeout 90s',
+      given: { namespaces: 'a', delete: 'false', timeout: '90s' },
+      expect: { delete: false, timeoutMs: 90_000 },
+    },
+    {
+      name: 'compound duration',
+      given: { namespaces: 'a', timeout: '1h30m' },
+      expect: { timeoutMs: 5_400_000 },
+    },
     { name: 'fail-on stuck', given: { namespaces: 'a', 'fail-on': 'stuck' }, expect: { failOn: 'stuck' } },
   ];
   test.each(ok)('$name', ({ given, expect: expected }) => {
@@ -25,19 +65,85 @@ describe('readSettings', () => {
 
   const bad: { name: string; given: Record<string, string>; message: RegExp }[] = [
     { name: 'no targets', given: {}, message: /No targets: set "namespaces".*or "selector"/ },
-    { name: 'upper-case name', given: { namespaces: 'PR-1' }, message: /"namespaces": "PR-1" is not a valid namespace name: it contains upper-case/ },
-    { name: 'underscore name', given: { namespaces: 'pr_1' }, message: /"pr_1" is not a valid namespace name: a namespace name is a DNS-1123 label/ },
-    { name: 'too long name', given: { namespaces: 'a'.repeat(64) }, message: /64 characters long; at most 63/ },
-    { name: 'protected name', given: { namespaces: 'pr-1 kube-system' }, message: /protected namespace\(s\) "kube-system"/ },
-    { name: 'protected by user glob', given: { namespaces: 'prod-eu', 'protected-namespaces': 'prod-*' }, message: /"prod-eu"/ },
-    { name: 'selector does not parse', given: { selector: 'env in (a' }, message: /Input "selector" is "env in \(a", which does not parse/ },
+    {
+      name: 'upper-case name',
+      given: { namespaces: 'PR-1' },
+      message: /"namespaces": "PR-1" is not a valid namespace name: it contains upper-case/,
+    },
+    {
+      name: 'underscore name',
+      given: { namespaces: 'pr_1' },
+      message: /"pr_1" is not a valid namespace name: a namespace name is a DNS-1123 label/,
+    },
+    {
+      name: 'too long name',
+      given: { namespaces: 'a'.repeat(64) },
+      message: /64 characters long; at most 63/,
+    },
+    {
+      name: 'protected name',
+      given: { namespaces: 'pr-1 kube-system' },
+      message: /protected namespace\(s\) "kube-system"/,
+    },
+    {
+      name: 'protected by user glob',
+      given: { namespaces: 'prod-eu', 'protected-namespaces': 'prod-*' },
+      message: /"prod-eu"/,
+    },
+    {
+      name: 'selector does not parse',
+      given: { selector: 'env in (a' },
+      message: /Input "selector" is "env in \(a", which does not parse/,
+    },
     { name: 'selector bad key', given: { selector: 'bad key=1' }, message: /Input "selector"/ },
-    { name: 'unparsable duration', given: { namespaces: 'a', timeout: '5 minutes' }, message: /Input "timeout" is "5 minutes", which is not a duration; use .* 90s, 5m/ },
-    { name: 'bare number duration', given: { namespaces: 'a', timeout: '300' }, message: /Input "timeout" is "300"/ },
-    { name: 'unknown fail-on', given: { namespaces: 'a', 'fail-on': 'always' }, message: /Input "fail-on" is "always"; allowed: leaked, stuck, never/ },
-    { name: 'bad boolean', given: { namespaces: 'a', delete: 'yes' }, message: /Input "delete" is "yes"; allowed: true or false/ },
-    { name: 'bad protected glob', given: { namespaces: 'a', 'protected-namespaces': 'prod[1]' }, message: /"protected-namespaces": "prod\[1\]" is not a valid name or glob/ },
+    {
+      name: 'unparsable duration',
+      given: { namespaces: 'a', timeout: '5 minutes' },
+      message: /Input "timeout" is "5 minutes", which is not a duration; use .* 90s, 5m/,
+    },
+    {
+      name: 'bare number duration',
+      given: { namespaces: 'a', timeout: '300' },
+      message: /Input "timeout" is "300"/,
+    },
+    {
+      name: 'unknown fail-on',
+      given: { namespaces: 'a', 'fail-on': 'always' },
+      message: /Input "fail-on" is "always"; allowed: leaked, stuck, never/,
+    },
+    {
+      name: 'bad boolean',
+      given: { namespaces: 'a', delete: 'yes' },
+      message: /Input "delete" is "yes"; allowed: true or false/,
+    },
+    {
+      name: 'bad protected glob',
+      given: { namespaces: 'a', 'protected-namespaces': 'prod[1]' },
+      message: /"protected-namespaces": "prod\[1\]" is not a valid name or glob/,
+    },
   ];
+  bad.push(
+    {
+      name: 'unknown force value',
+      given: { namespaces: 'a', force: 'yes' },
+      message: /Input "force" is "yes"; allowed: off, dry-run, on/,
+    },
+    {
+      name: 'invalid force glob',
+      given: { namespaces: 'a', force: 'on', 'force-finalizers': 'kiali.io/*\nbad[glob]' },
+      message: /"force-finalizers": "bad\[glob\]" is not a valid finalizer name or glob/,
+    },
+    {
+      name: 'force-after longer than timeout',
+      given: { namespaces: 'a', force: 'on', 'force-finalizers': 'x/*', timeout: '2m', 'force-after': '5m' },
+      message: /"force-after" is 5m 00s, longer than "timeout" \(2m 00s\)/,
+    },
+    {
+      name: 'bad force-finalize-namespace',
+      given: { namespaces: 'a', 'force-finalize-namespace': 'maybe' },
+      message: /Input "force-finalize-namespace" is "maybe"; allowed: true or false/,
+    },
+  );
   test.each(bad)('refuses $name', ({ given, message }) => {
     let error: unknown;
     try {

@@ -17,7 +17,9 @@ const ns = (over: Partial<NamespaceState> = {}): NamespaceState => ({
 });
 
 /** A Kube whose watch never delivers anything and whose GET answers from `current`. */
-function silentKube(current: { state: NamespaceState | undefined }): Kube & { watches: number; gets: number } {
+function silentKube(current: {
+  state: NamespaceState | undefined;
+}): Kube & { watches: number; gets: number } {
   const kube = {
     watches: 0,
     gets: 0,
@@ -40,7 +42,12 @@ describe('waitUntilGone with a fake clock', () => {
     const clock = new FakeClock();
     const current = { state: ns() as NamespaceState | undefined };
     const kube = silentKube(current);
-    const waiting = waitUntilGone(kube, ns(), { deadline: clock.now() + 60_000, clock, logger: new RecordingLogger(), pollMs: 10_000 });
+    const waiting = waitUntilGone(kube, ns(), {
+      deadline: clock.now() + 60_000,
+      clock,
+      logger: new RecordingLogger(),
+      pollMs: 10_000,
+    });
     await clock.advance(5_000);
     current.state = undefined;
     await clock.advance(6_000);
@@ -51,9 +58,19 @@ describe('waitUntilGone with a fake clock', () => {
 
   test('the deadline ends the wait with the last state seen, not gone', async () => {
     const clock = new FakeClock();
-    const current = { state: ns({ resourceVersion: '11', conditions: [{ type: 'NamespaceContentRemaining', status: 'True' }] }) };
+    const current = {
+      state: ns({
+        resourceVersion: '11',
+        conditions: [{ type: 'NamespaceContentRemaining', status: 'True' }],
+      }),
+    };
     const kube = silentKube(current);
-    const waiting = waitUntilGone(kube, ns(), { deadline: clock.now() + 35_000, clock, logger: new RecordingLogger(), pollMs: 10_000 });
+    const waiting = waitUntilGone(kube, ns(), {
+      deadline: clock.now() + 35_000,
+      clock,
+      logger: new RecordingLogger(),
+      pollMs: 10_000,
+    });
     await clock.advance(36_000);
     const record = await waiting;
     expect(record.goneAt).toBeUndefined();
@@ -63,8 +80,16 @@ describe('waitUntilGone with a fake clock', () => {
 
   test('a new UID under the same name is reported as recreated', async () => {
     const clock = new FakeClock();
-    const current = { state: ns({ uid: 'uid-2', phase: 'Active', deletionTimestamp: undefined }) as NamespaceState | undefined };
-    const waiting = waitUntilGone(silentKube(current), ns(), { deadline: clock.now() + 60_000, clock, logger: new RecordingLogger(), pollMs: 10_000 });
+    const current = {
+      state: ns({ uid: 'uid-2', phase: 'Active', deletionTimestamp: undefined }) as
+        NamespaceState | undefined,
+    };
+    const waiting = waitUntilGone(silentKube(current), ns(), {
+      deadline: clock.now() + 60_000,
+      clock,
+      logger: new RecordingLogger(),
+      pollMs: 10_000,
+    });
     await clock.advance(10_000);
     const record = await waiting;
     expect(record.recreatedUid).toBe('uid-2');

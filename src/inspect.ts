@@ -1,0 +1,114 @@
+/** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
+import { diagnose, takeSnapshot } from './diagnosis/index.js';
+import type { Finding } from './diagnosis/types.js';
+import { formatDuration } from './duration.js';
+import { executePlan, type AuditEntry } from './force.js';
+import type { Kube, NamespaceState } from './kube/port.js';
+import { decide, type ForcePolicy, type Plan } from './policy.js';
+import type { Clock, Logger } from './ports.js';
+
+/** What the inspector needs besides the cluster. */
+export interface InspectDeps {
+  kube: Kube;
+  logger: Logger;
+  clock: Clock;
+  force: ForcePolicy;
+  isProtected: (name: string) => boolean;
+  /** Diagnose a namespace still Terminating after this long, even if it goes away later. */
+  slowAfterMs: number;
+}
+
+/** What the inspector did for one namespace. */
+export interface Inspection {
+  findings: Finding[];
+  diagnosedBecause?: string;
+  plan?: Plan;
+  audit: AuditEntry[];
+  /** True when a forced write was made (mode `on`), so the outcome of a gone namespace is `forced`. */
+  forcedWrites: boolean;
+}
+
+/** Read-only: snapshot the namespace and run the rules. */
+async function diagnoseNow(deps: InspectDeps, ns: NamespaceState): Promise<Finding[]> {
+  const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now() });
+  for (const e of snapshot.readErrors)
+    deps.logger.warning(`${ns.name}: could not read ${e.what}: ${e.error}`);
+  return diagnose(snapshot);
+}
+
+/**
+ * Runs alongside the wait for one namespace. `current()` gives the latest state the wait saw (undefined once
+ * gone); `since` is when it started Terminating. Stops when `signal` aborts (the wait ended).
+ */
+export class Inspector {
+  readonly result: Inspection = { findings: [], audit: [], forcedWrites: false };
+
+  constructor(
+    private readonly deps: InspectDeps,
+    private readonly since: number,
+  ) {}
+
+  /** Diagnose (and log) the namespace now; keeps the findings. */
+  async diagnose(ns: NamespaceState, because: string): Promise<Finding[]> {
+    const { logger } = this.deps;
+    try {
+      // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
+      const findings = await diagnoseNow(this.deps, ns);
+      logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s)`);
+      for (const f of findings) logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
+      this.result.findings = findings;
+      this.result.diagnosedBecause = because;
+    } catch (error) {
+      logger.warning(`${ns.name}: diagnosis failed: ${(error as Error).message}`);
+    }
+    return this.result.findings;
+  }
+
+  /** Decide and, in mode `on`, execute the forced changes; dry-run records the plan only. */
+  async force(ns: NamespaceState): Promise<void> {
+    const { force, logger, clock, kube } = this.deps;
+    const findings = await this.diagnose(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
+    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected);
+    this.result.plan = plan;
+    logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision}, ${plan.steps.length} step(s)`);
+    if (plan.steps.length === 0 || plan.decision !== 'force') return;
+    const audit = await executePlan(kube, plan, {
+      dryRun: plan.mode !== 'on',
+      logger,
+      clock,
+      expectedUid: ns.uid,
+    });
+    this.result.audit.push(...audit);
+    if (audit.some((a) => a.writes > 0)) this.result.forcedWrites = true;
+  }
+
+  /** Sleep until `at` or the end of the wait; true when `at` was reached. */
+  async until(at: number, signal: AbortSignal): Promise<boolean> {
+    const wait = at - this.deps.clock.now();
+    if (wait > 0) await this.deps.clock.sleep(wait, signal);
+    return !signal.aborted;
+  }
+
+  /** The checkpoints during the wait: slow diagnosis, then forcing once force-after is reached. */
+  async run(current: () => NamespaceState | undefined, signal: AbortSignal): Promise<void> {
+    const { slowAfterMs, force } = this.deps;
+    if ((await this.until(this.since + slowAfterMs, signal)) && current()) {
+      await this.diagnose(current()!, `still Terminating after ${this.age()}`);
+    }
+    if (force.mode === 'off') return;
+    // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later.
+    let at = this.since + force.afterMs;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (!(await this.until(at, signal)) || !current()) return;
+      await this.force(current()!);
+      const plan = this.result.plan!;
+      if (plan.decision !== 'not-yet' || plan.waitMs === undefined) return;
+      at = this.deps.clock.now() + plan.waitMs;
+    }
+  }
+
+  /** How long the namespace has been Terminating, in words. */
+  age(): string {
+    return formatDuration(this.deps.clock.now() - this.since);
+  }
+}

@@ -1,0 +1,115 @@
+/** Integration-test wiring: the real adapter over real HTTPS against the fake API server. */
+import { KubeConfig } from '@kubernetes/client-node';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKube } from '../../src/kube/client.js';
+import type { RunReport } from '../../src/outcome.js';
+import { RecordingLogger, systemClock } from '../../src/ports.js';
+import { runTeardown } from '../../src/run.js';
+import { readSettings } from '../../src/settings.js';
+import type { FakeCluster } from '../fake/index.js';
+
+/** Timings that make the fake controller fast enough for tests. */
+export const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxMs: 200 };
+
+export interface Started {
+  kubeconfig: string;
+  stop: () => Promise<void>;
+}
+
+/** Start the cluster; the caller stops it. */
+export async function start(cluster: FakeCluster): Promise<Started> {
+  const { kubeconfig } = await cluster.start();
+  return { kubeconfig, stop: () => cluster.stop() };
+}
+
+/** Run the engine in-process with the given inputs (kubeconfig content from the cluster). */
+export async function runEngine(
+  kubeconfig: string,
+  inputs: Record<string, string>,
+  opts: { pollMs?: number } = {},
+): Promise<{ report: RunReport; log: string[] }> {
+  const settings = readSettings((name) => inputs[name] ?? '');
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  const logger = new RecordingLogger();
+  const report = await runTeardown(
+    settings,
+    { kube: createKube(kc), logger, clock: systemClock, pollMs: opts.pollMs ?? 2_000, progressMs: 500 },
+    { repository: 'acme/shop' },
+  );
+  return { report, log: logger.lines };
+}
+
+/** What a run of the bundle left behind, read the way the runner reads it. */
+export interface BundleRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  summary: string;
+  summaryPath: string;
+  outputs: Record<string, string>;
+  report?: RunReport;
+}
+
+/** Parse a GITHUB_OUTPUT file (`name<<delimiter` blocks). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    out[m[1]!] = value.join('\n');
+  }
+  return out;
+}
+
+/** Run `node dist/index.js` as the runner does: INPUT_* variables, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT. */
+export function runBundle(
+  inputs: Record<string, string>,
+  extraEnv: Record<string, string> = {},
+): Promise<BundleRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
+  const summaryFile = join(dir, 'summary.md');
+  const outputFile = join(dir, 'output.txt');
+  writeFileSync(summaryFile, '');
+  writeFileSync(outputFile, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_OUTPUT: outputFile,
+    RUNNER_TEMP: dir,
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_REF: 'refs/pull/42/merge',
+    GITHUB_RUN_ID: '7',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_ACTION: 'teardown',
+    ...extraEnv,
+  };
+  for (const [name, value] of Object.entries(inputs))
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['dist/index.js'], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
+      const reportPath = outputs.report;
+      resolve({
+        code: error ? ((error as { code?: number }).code ?? 1) : 0,
+        stdout,
+        stderr,
+        summary: readFileSync(summaryFile, 'utf8'),
+        summaryPath: summaryFile,
+        outputs,
+        report:
+          reportPath && existsSync(reportPath)
+            ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)
+            : undefined,
+      });
+    });
+  });
+}

@@ -1,0 +1,196 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { createKube } from '../../src/kube/client.js';
+import { FakeCluster } from '../fake/index.js';
+import { FAST, runEngine } from '../helpers/harness.js';
+
+const KIALI = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };
+const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
+
+function withKialiCrd(cluster: FakeCluster): void {
+  cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+}
+
+function holdWithFinalizer(cluster: FakeCluster, ns: string): void {
+  cluster.addObject(KIALI, {
+    metadata: { namespace: ns, name: 'kiali', finalizers: ['kiali.io/finalizer'] },
+  });
+}
+
+describe('delete and wait over real HTTPS', () => {
+  let cluster: FakeCluster;
+  let kubeconfig: string;
+
+  beforeEach(async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    withKialiCrd(cluster);
+  });
+  afterEach(() => cluster.stop());
+
+  async function begin(): Promise<void> {
+    ({ kubeconfig } = await cluster.start());
+  }
+
+  test('several namespaces are deleted at once and reported gone', async () => {
+    for (const n of ['pr-1', 'pr-2', 'pr-3']) {
+      cluster.addNamespace(n);
+      cluster.addObject(CONFIGMAPS, { metadata: { namespace: n, name: 'app' }, data: { k: 'v' } });
+    }
+    await begin();
+    const { report } = await runEngine(kubeconfig, { namespaces: 'pr-1,pr-2 pr-3', timeout: '20s' });
+    expect(report.targets.map((t) => [t.name, t.outcome])).toEqual([
+      ['pr-1', 'gone'],
+      ['pr-2', 'gone'],
+      ['pr-3', 'gone'],
+    ]);
+    expect(report.result).toBe('clean');
+    expect(report.failures).toEqual([]);
+    for (const t of report.targets) {
+      expect(t.transitions.map((x) => x.phase)).toEqual(['Active', 'Terminating']);
+      expect(t.durationMs).toBeGreaterThanOrEqual(0);
+      expect(t.goneAt).toBeDefined();
+    }
+    const deletes = cluster.requests.filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => r.path).sort()).toEqual([
+      '/api/v1/namespaces/pr-1',
+      '/api/v1/namespaces/pr-2',
+      '/api/v1/namespaces/pr-3',
+    ]);
+    expect(['pr-1', 'pr-2', 'pr-3'].map((n) => cluster.namespace(n))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  test('a namespace still Terminating at the timeout is stuck, with the controller conditions, and fails fail-on stuck', async () => {
+    cluster.addNamespace('pr-1');
+    cluster.addNamespace('pr-2');
+    holdWithFinalizer(cluster, 'pr-2');
+    await begin();
+    const { report } = await runEngine(kubeconfig, {
+      namespaces: 'pr-1 pr-2',
+      timeout: '3s',
+      'fail-on': 'stuck',
+    });
+    const stuck = report.targets.find((t) => t.name === 'pr-2')!;
+    expect(stuck.outcome).toBe('stuck');
+    expect(stuck.terminatingForMs).toBeGreaterThanOrEqual(2_500);
+    expect(stuck.conditions.find((c) => c.type === 'NamespaceFinalizersRemaining')).toMatchObject({
+      status: 'True',
+      reason: 'SomeFinalizersRemain',
+      message:
+        'Some content in the namespace has finalizers remaining: kiali.io/finalizer in 1 resource instances',
+    });
+    expect(report.targets.find((t) => t.name === 'pr-1')!.outcome).toBe('gone');
+    expect(report.result).toBe('stuck');
+    expect(report.failures).toEqual(['1 namespace(s) still present: pr-2']);
+  });
+
+  test('fail-on never passes even when a namespace is stuck', async () => {
+    cluster.addNamespace('pr-2');
+    holdWithFinalizer(cluster, 'pr-2');
+    await begin();
+    const { report } = await runEngine(kubeconfig, { namespaces: 'pr-2', timeout: '1s', 'fail-on': 'never' });
+    expect(report.result).toBe('stuck');
+    expect(report.failures).toEqual([]);
+  });
+
+  test('delete: false only watches: a namespace someone else deletes is gone, an untouched one is reported active', async () => {
+    cluster.addNamespace('pr-1');
+    cluster.addNamespace('pr-2');
+    await begin();
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig);
+    const other = createKube(kc);
+    setTimeout(() => void other.deleteNamespace('pr-1'), 300);
+    const { report } = await runEngine(kubeconfig, {
+      namespaces: 'pr-1 pr-2',
+      delete: 'false',
+      timeout: '3s',
+    });
+    expect(report.targets.map((t) => [t.name, t.outcome])).toEqual([
+      ['pr-1', 'gone'],
+      ['pr-2', 'active'],
+    ]);
+    expect(cluster.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/api/v1/namespaces/pr-1',
+    ]);
+    expect(cluster.namespace('pr-2')?.status?.phase).toBe('Active');
+    expect(report.failures).toEqual(['1 namespace(s) still present: pr-2']);
+  });
+
+  test('a selector picks the labelled namespaces only; a protected match is refused and untouched', async () => {
+    cluster.addNamespace('preview-a', { labels: { 'preview.example.com/pr': '123' } });
+    cluster.addNamespace('preview-b', { labels: { 'preview.example.com/pr': '123' } });
+    cluster.addNamespace('preview-c', { labels: { 'preview.example.com/pr': '124' } });
+    cluster.addNamespace('shared-db', { labels: { 'preview.example.com/pr': '123' } });
+    await begin();
+    const { report } = await runEngine(kubeconfig, {
+      selector: 'preview.example.com/pr=123',
+      'protected-namespaces': 'shared-*',
+      timeout: '20s',
+    });
+    expect(report.targets.map((t) => [t.name, t.outcome])).toEqual([
+      ['preview-a', 'gone'],
+      ['preview-b', 'gone'],
+      ['shared-db', 'refused'],
+    ]);
+    expect(cluster.namespace('preview-c')).toBeDefined();
+    expect(cluster.namespace('shared-db')?.metadata?.deletionTimestamp).toBeUndefined();
+    expect(report.failures).toEqual(['protected namespace(s) matched the selector: shared-db']);
+  });
+
+  test('a namespace that does not exist counts as already gone', async () => {
+    await begin();
+    const { report } = await runEngine(kubeconfig, { namespaces: 'never-was', timeout: '5s' });
+    expect(report.targets).toMatchObject([{ name: 'never-was', outcome: 'already-gone' }]);
+    expect(report.result).toBe('clean');
+    expect(cluster.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+
+  test('a namespace recreated under the same name during the wait is reported as such and never deleted', async () => {
+    cluster.addNamespace('pr-1');
+    holdWithFinalizer(cluster, 'pr-1');
+    await begin();
+    const oldUid = cluster.namespace('pr-1')!.metadata.uid;
+    setTimeout(() => cluster.removeFinalizer(KIALI, 'pr-1', 'kiali', 'kiali.io/finalizer'), 500);
+    const recreate = setInterval(() => {
+      if (cluster.namespace('pr-1') === undefined) {
+        cluster.addNamespace('pr-1');
+        clearInterval(recreate);
+      }
+    }, 5);
+    const { report } = await runEngine(kubeconfig, { namespaces: 'pr-1', timeout: '10s' });
+    clearInterval(recreate);
+    const fresh = cluster.namespace('pr-1')!;
+    expect(fresh.metadata.uid).not.toBe(oldUid);
+    expect(fresh.metadata.deletionTimestamp).toBeUndefined();
+    expect(report.targets[0]).toMatchObject({
+      outcome: 'recreated',
+      uid: oldUid,
+      recreatedUid: fresh.metadata.uid,
+    });
+    expect(cluster.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  });
+
+  test('the wait survives a watch connection reset and a 410 Expired mid-wait', async () => {
+    cluster.addNamespace('pr-1');
+    holdWithFinalizer(cluster, 'pr-1');
+    await begin();
+    setTimeout(() => cluster.resetWatches(), 400);
+    setTimeout(() => cluster.expireWatches(), 900);
+    setTimeout(() => cluster.removeFinalizer(KIALI, 'pr-1', 'kiali', 'kiali.io/finalizer'), 1_400);
+    const started = Date.now();
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: 'pr-1', timeout: '15s' },
+      { pollMs: 60_000 },
+    );
+    expect(report.targets[0]!.outcome).toBe('gone');
+    expect(report.targets[0]!.watchRestarts).toEqual({ expired: 1, reset: 1 });
+    // Seen by the watch, not by the (one-minute) poll.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const watches = cluster.requests.filter((r) => r.method === 'GET' && /watch=(1|true)/.test(r.query));
+    expect(watches.length).toBeGreaterThanOrEqual(3);
+  });
+});
