@@ -1,0 +1,17 @@
+/** The fake Kubernetes API server for integration tests. */
+export { FakeCluster } from './cluster.js';
+export type { FakeClusterOptions, StartedCluster } from './cluster.js';
+export type { RequestRecord } from './http.js';
+export type { DenyRule } from './admission.js';
+export { CLIENT_USER } from './admission.js';
+export { DEFAULT_TIMING } from './controller.js';
+export type {
+  ControllerTiming,
+  Gvr,
+  KObj,
+  KubeVersion,
+  NamespaceCondition,
+  NsObj,
+  ObjectMeta,
+} from './types.js';
+export * from './scenarios.js';
