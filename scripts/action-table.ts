@@ -22,7 +22,9 @@ export function actionTables(action: ActionYml): string {
   const inputs = Object.entries(action.inputs).map(
     ([name, i]) => `| \`${name}\` | ${cell(i.description)} | ${i.default ? `\`${i.default}\`` : ''} |`,
   );
-  const outputs = Object.entries(action.outputs).map(([name, o]) => `| \`${name}\` | ${cell(o.description)} |`);
+  const outputs = Object.entries(action.outputs).map(
+    ([name, o]) => `| \`${name}\` | ${cell(o.description)} |`,
+  );
   return [
     BEGIN,
     '### Inputs',

@@ -8,7 +8,8 @@ export const RBAC_HINT = 'Grant the permissions in deploy/rbac.yaml (see the REA
 /** Turn an error into one clear line for the user. */
 export function explain(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
-  if (error instanceof KubeError && error.code === 401) return `${error.message}. The credentials were rejected.`;
+  if (error instanceof KubeError && error.code === 401)
+    return `${error.message}. The credentials were rejected.`;
   if (error instanceof KubeError && error.code === 403) return `${error.message}. ${RBAC_HINT}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -12,7 +12,10 @@ export function globProblem(pattern: string): string | undefined {
 
 /** Compile a glob already checked by `globProblem` into an anchored RegExp. */
 export function compileGlob(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\-]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 

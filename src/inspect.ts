@@ -7,6 +7,10 @@ import type { Kube, NamespaceState } from './kube/port.js';
 import { decide, type ForcePolicy, type Plan } from './policy.js';
 import type { Clock, Logger } from './ports.js';
 
+/** Forcing passes per namespace, and the pause between them while it is still there. */
+const FORCE_PASSES = 3;
+const FORCE_RETRY_MS = 10_000;
+
 /** What the inspector needs besides the cluster. */
 export interface InspectDeps {
   kube: Kube;
@@ -92,18 +96,22 @@ export class Inspector {
   /** The checkpoints during the wait: slow diagnosis, then forcing once force-after is reached. */
   async run(current: () => NamespaceState | undefined, signal: AbortSignal): Promise<void> {
     const { slowAfterMs, force } = this.deps;
-    if ((await this.until(this.since + slowAfterMs, signal)) && current()) {
+    const forceAt = force.mode === 'off' ? Infinity : this.since + force.afterMs;
+    const slowAt = this.since + slowAfterMs;
+    if (slowAt < forceAt && (await this.until(slowAt, signal)) && current()) {
       await this.diagnose(current()!, `still Terminating after ${this.age()}`);
     }
-    if (force.mode === 'off') return;
-    // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later.
-    let at = this.since + force.afterMs;
-    for (let attempt = 0; attempt < 3; attempt++) {
+    if (forceAt === Infinity) return;
+    let at = forceAt;
+    for (let pass = 0; pass < FORCE_PASSES; pass++) {
       if (!(await this.until(at, signal)) || !current()) return;
       await this.force(current()!);
       const plan = this.result.plan!;
-      if (plan.decision !== 'not-yet' || plan.waitMs === undefined) return;
-      at = this.deps.clock.now() + plan.waitMs;
+      // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later;
+      // and a pass may find objects not yet being deleted by the controller: look again later.
+      at =
+        this.deps.clock.now() +
+        (plan.decision === 'not-yet' && plan.waitMs !== undefined ? plan.waitMs : FORCE_RETRY_MS);
     }
   }
 

@@ -7,7 +7,8 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 /** Why `name` is not a valid namespace name (a DNS-1123 label), or undefined when it is. */
 export function namespaceNameProblem(name: string): string | undefined {
   if (name.length > 63) return `it is ${name.length} characters long; at most 63 are allowed`;
-  if (/[A-Z]/.test(name)) return 'it contains upper-case letters; only lower-case letters, digits and "-" are allowed';
+  if (/[A-Z]/.test(name))
+    return 'it contains upper-case letters; only lower-case letters, digits and "-" are allowed';
   if (!DNS1123_LABEL.test(name)) {
     return 'a namespace name is a DNS-1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit';
   }

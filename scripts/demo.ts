@@ -1,0 +1,38 @@
+/** `npm run demo`: run the bundled action against the embedded fake cluster; one namespace hangs. */
+import { FakeCluster } from '../test/fake/index.js';
+import { runBundle } from '../test/helpers/harness.js';
+
+const cluster = new FakeCluster({
+  controller: { queueDelayMs: 500, finalizerRecheckMs: 1_000, errorBackoffMaxMs: 2_000 },
+});
+cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+cluster.addNode('node-1', true);
+for (const name of ['preview-web', 'preview-api', 'preview-mesh']) {
+  cluster.addNamespace(name, { labels: { 'preview.example.com/pr': '123' } });
+  cluster.addObject(
+    { group: '', version: 'v1', resource: 'configmaps' },
+    { metadata: { namespace: name, name: 'settings' }, data: { env: 'preview' } },
+  );
+}
+cluster.addPod('preview-api', 'api-0', { nodeName: 'node-1', graceSeconds: 1 });
+cluster.addObject(
+  { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' },
+  { metadata: { namespace: 'preview-mesh', name: 'kiali', finalizers: ['kiali.io/finalizer'] } },
+);
+
+const started = Date.now();
+const { kubeconfig } = await cluster.start();
+const server = /server: (\S+)/.exec(kubeconfig)?.[1];
+console.log(
+  `Fake cluster at ${server}; running node dist/index.js with selector preview.example.com/pr=123, timeout 12s\n`,
+);
+const run = await runBundle({ selector: 'preview.example.com/pr=123', kubeconfig, timeout: '12s' });
+await cluster.stop();
+
+console.log('--- step log ---');
+console.log(run.stdout.trim());
+console.log('\n--- outputs ---');
+for (const [name, value] of Object.entries(run.outputs)) console.log(`${name}=${value}`);
+console.log(`\nJob summary written to ${run.summaryPath}:\n`);
+console.log(run.summary);
+console.log(`Demo took ${((Date.now() - started) / 1000).toFixed(1)} s; the step exited with ${run.code}.`);

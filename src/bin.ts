@@ -1,0 +1,3 @@
+import { cli } from './cli.js';
+
+process.exitCode = await cli(process.argv.slice(2));

@@ -1,0 +1,109 @@
+/** The same engine behind a command line: flags named like the action's inputs, summary on stdout. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError } from './errors.js';
+import { explain } from './explain.js';
+import { Inputs } from './io.js';
+import { createKube } from './kube/client.js';
+import { loadKubeConfig } from './kube/config.js';
+import { systemClock, type Logger } from './ports.js';
+import { safeLog } from './report/escape.js';
+import { renderSummary } from './report/markdown.js';
+import { runTeardown } from './run.js';
+import { readSettings } from './settings.js';
+
+const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
+
+Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
+
+  --namespaces LIST            names separated by commas, spaces or newlines
+  --selector SELECTOR          label selector, e.g. preview.example.com/pr=123
+  --kubeconfig FILE            kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)
+  --context NAME               kubeconfig context
+  --no-delete                  only watch namespaces someone else deleted
+  --timeout DURATION           e.g. 90s, 5m (default 5m)
+  --protected-namespaces LIST  extra names or globs never touched
+  --fail-on MODE               leaked | stuck | never (default leaked)
+  --report FILE                write the JSON report there
+  --help                       this text
+
+Exit status: 0 when the check passes, 1 when it fails, 2 on bad input.`;
+
+const stderrLogger: Logger = {
+  info: (m) => process.stderr.write(`${safeLog(m)}\n`),
+  warning: (m) => process.stderr.write(`warning: ${safeLog(m)}\n`),
+  debug: (m) => {
+    if (process.env.NAMESPACE_TEARDOWN_DEBUG) process.stderr.write(`debug: ${safeLog(m)}\n`);
+  },
+  group: async (title, fn) => {
+    process.stderr.write(`== ${safeLog(title)}\n`);
+    return fn();
+  },
+};
+
+function parse(argv: string[]): { values: Record<string, string | boolean | undefined> } {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        namespaces: { type: 'string' },
+        selector: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        'no-delete': { type: 'boolean' },
+        timeout: { type: 'string' },
+        'protected-namespaces': { type: 'string' },
+        'fail-on': { type: 'string' },
+        report: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. See --help.`);
+  }
+}
+
+/** Run the CLI; returns the exit status. */
+export async function cli(argv: string[]): Promise<number> {
+  try {
+    const { values } = parse(argv);
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const read = (name: string): string => {
+      if (name === Inputs.delete) return values['no-delete'] ? 'false' : 'true';
+      if (name === Inputs.kubeconfig) return '';
+      const v = values[name];
+      return typeof v === 'string' ? v : '';
+    };
+    const settings = readSettings(read);
+    const file = values.kubeconfig as string | undefined;
+    const content = file !== undefined ? readKubeconfigFile(file) : undefined;
+    const { kc } = loadKubeConfig({ kubeconfig: content, context: settings.context, env: process.env });
+    const report = await runTeardown(
+      settings,
+      { kube: createKube(kc), logger: stderrLogger, clock: systemClock },
+      {},
+    );
+    if (typeof values.report === 'string')
+      writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
+    process.stdout.write(renderSummary(report, values.report as string | undefined));
+    return report.failures.length > 0 ? 1 : 0;
+  } catch (error) {
+    process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
+    return error instanceof ConfigError ? 2 : 1;
+  }
+}
+
+function readKubeconfigFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `--kubeconfig "${file}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}.`,
+      'kubeconfig',
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import { FakeCluster } from '../fake/index.js';
+import { FAST, runBundle } from '../helpers/harness.js';
+
+const KIALI = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };
+
+describe('node dist/index.js, run the way the runner runs it', () => {
+  let cluster: FakeCluster;
+  afterEach(() => cluster.stop());
+
+  test('writes the job summary, the outputs and the JSON report, and fails the step on a stuck namespace', async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+    cluster.addNamespace('preview-1');
+    cluster.addNamespace('preview-2');
+    cluster.addObject(KIALI, {
+      metadata: { namespace: 'preview-2', name: 'kiali', finalizers: ['kiali.io/finalizer'] },
+    });
+    const { kubeconfig } = await cluster.start();
+    const run = await runBundle({
+      namespaces: 'preview-1\npreview-2',
+      kubeconfig,
+      timeout: '4s',
+      'fail-on': 'stuck',
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('stuck');
+    expect(JSON.parse(run.outputs.deleted!)).toEqual(['preview-1']);
+    expect(JSON.parse(run.outputs.stuck!)).toEqual(['preview-2']);
+    expect(run.report?.targets.map((t) => t.outcome)).toEqual(['gone', 'stuck']);
+    expect(run.summary).toContain('## Namespace teardown: 1 gone, 1 stuck');
+    expect(run.summary).toContain('**acme/shop**');
+    expect(run.summary).toContain('| preview-2 | ❌ stuck in Terminating |');
+    expect(run.summary).toContain('kiali.io/finalizer in 1 resource instances');
+    expect(run.stdout).toMatch(
+      /^::error title=Namespace preview-2 stuck in Terminating::Still Terminating after \d+s\./m,
+    );
+    expect(run.stdout).toContain(
+      '::error::Namespace teardown failed: 1 namespace(s) still present: preview-2',
+    );
+    expect(run.stdout).toContain('::group::Delete, wait and diagnose');
+  });
+
+  test('bad input fails the step with one clear line and makes no cluster call', async () => {
+    cluster = new FakeCluster();
+    const { kubeconfig } = await cluster.start();
+    const run = await runBundle({ namespaces: 'Preview_1', kubeconfig });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error::Input "namespaces": "Preview_1" is not a valid namespace name');
+    expect(cluster.requests).toEqual([]);
+    expect(run.outputs).toEqual({});
+  });
+
+  test('tokens from the kubeconfig are masked, never printed', async () => {
+    cluster = new FakeCluster();
+    const { kubeconfig, token } = await cluster.start();
+    const run = await runBundle({ namespaces: 'gone-already', kubeconfig, timeout: '5s' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`::add-mask::${token}`);
+    expect(run.stdout.replace(`::add-mask::${token}`, '')).not.toContain(token);
+    expect(run.stdout).not.toMatch(/::add-mask::apiVersion/);
+  });
+});
