@@ -24,6 +24,10 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --timeout DURATION           e.g. 90s, 5m (default 5m)
   --protected-namespaces LIST  extra names or globs never touched
   --fail-on MODE               leaked | stuck | never (default leaked)
+  --force MODE                 off | dry-run | on (default off)
+  --force-after DURATION       how long Terminating before forcing (default 1m)
+  --force-finalizers GLOB      finalizer glob that may be removed; repeat the flag for more
+  --force-finalize-namespace   allow the last resort PUT .../finalize
   --report FILE                write the JSON report there
   --help                       this text
 
@@ -41,7 +45,7 @@ const stderrLogger: Logger = {
   },
 };
 
-function parse(argv: string[]): { values: Record<string, string | boolean | undefined> } {
+function parse(argv: string[]): { values: Record<string, string | boolean | string[] | undefined> } {
   try {
     return parseArgs({
       args: argv,
@@ -54,6 +58,10 @@ function parse(argv: string[]): { values: Record<string, string | boolean | unde
         timeout: { type: 'string' },
         'protected-namespaces': { type: 'string' },
         'fail-on': { type: 'string' },
+        force: { type: 'string' },
+        'force-after': { type: 'string' },
+        'force-finalizers': { type: 'string', multiple: true },
+        'force-finalize-namespace': { type: 'boolean' },
         report: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -76,6 +84,8 @@ export async function cli(argv: string[]): Promise<number> {
       if (name === Inputs.delete) return values['no-delete'] ? 'false' : 'true';
       if (name === Inputs.kubeconfig) return '';
       const v = values[name];
+      if (Array.isArray(v)) return v.join('\n');
+      if (typeof v === 'boolean') return String(v);
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
