@@ -133,7 +133,13 @@ function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, sta
       const waiting = [...records.values()].filter(
         (r) => r.goneAt === undefined && r.recreatedUid === undefined,
       );
-      const list = waiting.map((r) => `${r.last.name} (${r.last.phase})`).join(', ');
+      const now = deps.clock.now();
+      const list = waiting
+        .map((r) => {
+          const since = r.transitions.find((t) => t.phase === 'Terminating')?.at ?? r.transitions[0]!.at;
+          return `${r.last.name} (${r.last.phase} for ${formatDuration(now - since)})`;
+        })
+        .join(', ');
       deps.logger.info(
         `waiting ${formatDuration(deps.clock.now() - startedMs)}: ${waiting.length} left — ${list}`,
       );

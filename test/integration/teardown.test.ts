@@ -67,7 +67,7 @@ describe('delete and wait over real HTTPS', () => {
     cluster.addNamespace('pr-2');
     holdWithFinalizer(cluster, 'pr-2');
     await begin();
-    const { report } = await runEngine(kubeconfig, {
+    const { report, log } = await runEngine(kubeconfig, {
       namespaces: 'pr-1 pr-2',
       timeout: '3s',
       'fail-on': 'stuck',
@@ -84,6 +84,8 @@ describe('delete and wait over real HTTPS', () => {
     expect(report.targets.find((t) => t.name === 'pr-1')!.outcome).toBe('gone');
     expect(report.result).toBe('stuck');
     expect(report.failures).toEqual(['1 namespace(s) still present: pr-2']);
+    // The progress line says what is still Terminating and for how long.
+    expect(log.join('\n')).toMatch(/waiting \d+(ms|s): 1 left — pr-2 \(Terminating for \d+(ms|s)\)/);
   });
 
   test('fail-on never passes even when a namespace is stuck', async () => {

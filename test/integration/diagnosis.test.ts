@@ -1,0 +1,138 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
+import type { Finding } from '../../src/diagnosis/types.js';
+import { createKube, type KubeClient } from '../../src/kube/client.js';
+import type { NamespaceState } from '../../src/kube/port.js';
+import { FakeCluster, GVR, kialiStuck, metricsApiDown } from '../fake/index.js';
+import { FAST } from '../helpers/harness.js';
+
+const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };
+
+async function connect(cluster: FakeCluster): Promise<KubeClient> {
+  const { kubeconfig } = await cluster.start();
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  return createKube(kc);
+}
+
+/** Delete the namespace and wait until the fake controller has written its conditions. */
+async function terminating(
+  kube: KubeClient,
+  name: string,
+  ready: (ns: NamespaceState) => boolean,
+): Promise<NamespaceState> {
+  await kube.deleteNamespace(name);
+  for (let i = 0; i < 100; i++) {
+    const ns = await kube.getNamespace(name);
+    if (ns && ready(ns)) return ns;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${name} never reached the expected state`);
+}
+
+const hasCondition = (type: string) => (ns: NamespaceState) =>
+  ns.conditions.some((c) => c.type === type && c.status === 'True');
+const ids = (fs: Finding[]): string[] => [...new Set(fs.map((f) => f.id))].sort();
+
+describe('diagnosis scenarios over real HTTPS', () => {
+  let cluster: FakeCluster;
+  afterEach(() => cluster.stop());
+
+  test('partial discovery: a dead APIService and a leftover CR in another group are both found', async () => {
+    const s = metricsApiDown({ controller: FAST });
+    cluster = s.cluster;
+    cluster.addCRD({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets' });
+    cluster.addObject(WIDGETS, { namespace: s.namespace, name: 'w1', finalizers: ['example.com/cleanup'] });
+    const kube = await connect(cluster);
+    const ns = await terminating(kube, s.namespace, hasCondition('NamespaceDeletionDiscoveryFailure'));
+    const snapshot = await takeSnapshot(kube, ns);
+    expect(snapshot.discovery.failed).toEqual([
+      {
+        groupVersion: 'metrics.k8s.io/v1beta1',
+        error: 'stale GroupVersion discovery: metrics.k8s.io/v1beta1',
+      },
+    ]);
+    const findings = diagnose(snapshot);
+    expect(findings.find((f) => f.id === 'apiservice-unavailable')!.evidence[0]!.object).toBe(
+      'apiservice/v1beta1.metrics.k8s.io',
+    );
+    const widget = findings.find((f) => f.id === 'object-finalizers')!;
+    expect(widget.evidence[0]!.object).toBe('widgets.example.com/w1');
+    expect(widget.evidence[0]!.value).toContain('example.com/cleanup');
+  });
+
+  test('a finalizer whose controller runs in another namespace is waiting, not leaked', async () => {
+    const s = kialiStuck({ controller: FAST });
+    cluster = s.cluster;
+    cluster.addNamespace('kiali-operator');
+    cluster.addDeployment('kiali-operator', 'kiali-operator', {
+      readyReplicas: 1,
+      image: 'quay.io/kiali/kiali-operator:v2.1',
+    });
+    const kube = await connect(cluster);
+    const ns = await terminating(kube, s.namespace, hasCondition('NamespaceFinalizersRemaining'));
+    const owner = diagnose(await takeSnapshot(kube, ns)).find((f) => f.id === 'finalizer-owner-gone')!;
+    expect(owner.leaked).toBe(false);
+    expect(owner.owner).toMatchObject({ present: true });
+    expect(owner.evidence.map((e) => e.value).join('\n')).toContain('kiali-operator');
+  });
+
+  test('a controller that lived in the namespace being deleted is reported as a deadlock', async () => {
+    const s = kialiStuck({ controller: FAST });
+    cluster = s.cluster;
+    // The operator's Deployment is itself held by a finalizer, so it is still there, deleting.
+    cluster.addObject(
+      { group: 'apps', version: 'v1', resource: 'deployments' },
+      {
+        namespace: s.namespace,
+        name: 'kiali-operator',
+        finalizers: ['example.com/hold'],
+        spec: {
+          replicas: 1,
+          template: { spec: { containers: [{ name: 'op', image: 'quay.io/kiali/kiali-operator:v2.1' }] } },
+        },
+        status: { readyReplicas: 0 },
+      },
+    );
+    const kube = await connect(cluster);
+    const ns = await terminating(kube, s.namespace, hasCondition('NamespaceFinalizersRemaining'));
+    const owner = diagnose(await takeSnapshot(kube, ns)).find(
+      (f) => f.id === 'finalizer-owner-gone' && f.summary.includes('kiali.io/finalizer'),
+    )!;
+    expect(owner.leaked).toBe(true);
+    expect(owner.summary).toMatch(/deadlock/i);
+  });
+
+  test('a foreign spec.finalizers entry is reported apart, with the /finalize remedy', async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    cluster.addNamespace('pr-1');
+    const kube = await connect(cluster);
+    const fresh = (await kube.getNamespace('pr-1'))!;
+    await kube.finalizeNamespace('pr-1', fresh, ['kubernetes', 'example.com/storage-cleanup']);
+    const ns = await terminating(kube, 'pr-1', (n) => !n.specFinalizers.includes('kubernetes'));
+    expect(ns.specFinalizers).toEqual(['example.com/storage-cleanup']);
+    const findings = diagnose(await takeSnapshot(kube, ns));
+    const spec = findings.find((f) => f.id === 'spec-finalizers')!;
+    expect(spec.evidence[0]).toMatchObject({ object: 'namespace/pr-1', field: 'spec.finalizers' });
+    expect(spec.remedy.commands.join('\n')).toContain(
+      'kubectl replace --raw /api/v1/namespaces/pr-1/finalize -f -',
+    );
+    expect(findings.find((f) => f.id === 'namespace-metadata-finalizers')).toBeUndefined();
+  });
+
+  test('pods within their grace period: still progressing, with an estimate, not a leak', async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    cluster.addNamespace('pr-1');
+    cluster.addNode('node-1', true);
+    cluster.addPod('pr-1', 'web-0', { nodeName: 'node-1', graceSeconds: 20 });
+    cluster.addObject(GVR.configmaps, { namespace: 'pr-1', name: 'cfg' });
+    const kube = await connect(cluster);
+    const ns = await terminating(kube, 'pr-1', (n) => n.conditions.length === 5);
+    const findings = diagnose(await takeSnapshot(kube, ns));
+    expect(ids(findings)).toContain('still-progressing');
+    const progressing = findings.find((f) => f.id === 'still-progressing')!;
+    expect(progressing).toMatchObject({ severity: 'notice', leaked: false });
+    expect(progressing.summary).toMatch(/\d+\s*s/);
+    expect(findings.some((f) => f.leaked)).toBe(false);
+  });
+});
