@@ -4,8 +4,6 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './errors.js';
 import { explain } from './explain.js';
 import { Inputs } from './io.js';
-import { createKube } from './kube/client.js';
-import { loadKubeConfig } from './kube/config.js';
 import { systemClock, type Logger } from './ports.js';
 import { safeLog } from './report/escape.js';
 import { renderSummary } from './report/markdown.js';
@@ -89,6 +87,10 @@ export async function cli(argv: string[]): Promise<number> {
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
+    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+      import('./kube/config.js'),
+      import('./kube/client.js'),
+    ]);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
     const { kc } = loadKubeConfig({ kubeconfig: content, context: settings.context, env: process.env });

@@ -4,8 +4,6 @@ import * as github from '@actions/github';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { explain } from './explain.js';
-import { createKube } from './kube/client.js';
-import { loadKubeConfig } from './kube/config.js';
 import type { RunContext } from './outcome.js';
 import { systemClock, type Logger } from './ports.js';
 import { publish } from './report/publish.js';
@@ -28,9 +26,10 @@ export function neutralize(text: string): string {
 function runContext(): RunContext {
   const c = github.context;
   const pr = c.payload.pull_request;
-  const repository = c.repo?.owner ? `${c.repo.owner}/${c.repo.repo}` : undefined;
+  // `context.repo` throws without GITHUB_REPOSITORY (a run outside Actions): read it only when set.
+  const repository = process.env.GITHUB_REPOSITORY ? `${c.repo.owner}/${c.repo.repo}` : undefined;
   return {
-    repository: process.env.GITHUB_REPOSITORY ? repository : undefined,
+    repository,
     ref: c.ref || undefined,
     sha: c.sha || undefined,
     pullRequest: pr
@@ -46,6 +45,11 @@ function runContext(): RunContext {
 export async function run(): Promise<void> {
   try {
     const settings = readSettings((name) => core.getInput(name));
+    // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
+    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+      import('./kube/config.js'),
+      import('./kube/client.js'),
+    ]);
     const loaded = loadKubeConfig({
       kubeconfig: settings.kubeconfig,
       context: settings.context,

@@ -224,7 +224,7 @@ test('a down Fail webhook blocks content deletion with the apiserver message', a
     return x?.status === 'True' ? x : undefined;
   }, 3000);
   expect(c.reason).toBe('ContentDeletionFailed');
-  expect(c.message.replace('Failed to delete all resource types, 1 remaining: ', '')).toMatch(msg);
+  expect(c.message!.replace('Failed to delete all resource types, 1 remaining: ', '')).toMatch(msg);
   // Removing the webhook configuration unblocks the next pass.
   await raw(
     s,

@@ -71,14 +71,14 @@ export function parseOutputFile(text: string): Record<string, string> {
 /** Run `node dist/index.js` as the runner does: INPUT_* variables, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT. */
 export function runBundle(
   inputs: Record<string, string>,
-  extraEnv: Record<string, string> = {},
+  extraEnv: Record<string, string | undefined> = {},
 ): Promise<BundleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
   const summaryFile = join(dir, 'summary.md');
   const outputFile = join(dir, 'output.txt');
   writeFileSync(summaryFile, '');
   writeFileSync(outputFile, '');
-  const env: Record<string, string> = {
+  const env: Record<string, string | undefined> = {
     PATH: process.env.PATH ?? '',
     HOME: dir,
     GITHUB_STEP_SUMMARY: summaryFile,

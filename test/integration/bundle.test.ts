@@ -51,6 +51,24 @@ describe('node dist/index.js, run the way the runner runs it', () => {
     expect(run.outputs).toEqual({});
   });
 
+  test('runs outside a workflow too (no GITHUB_* context): the summary simply has no context line', async () => {
+    cluster = new FakeCluster();
+    const { kubeconfig } = await cluster.start();
+    const run = await runBundle(
+      { namespaces: 'gone-already', kubeconfig, timeout: '5s' },
+      {
+        GITHUB_REPOSITORY: undefined,
+        GITHUB_SHA: undefined,
+        GITHUB_REF: undefined,
+        GITHUB_RUN_ID: undefined,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('clean');
+    expect(run.summary).toContain('## Namespace teardown: 1 already-gone');
+    expect(run.summary).not.toContain('acme/shop');
+  });
+
   test('tokens from the kubeconfig are masked, never printed', async () => {
     cluster = new FakeCluster();
     const { kubeconfig, token } = await cluster.start();

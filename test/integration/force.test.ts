@@ -134,7 +134,7 @@ describe('forcing over real HTTPS', () => {
     ]);
     const step = t.force!.plan.steps.find((x) => x.kind === 'namespace-finalize');
     expect(step).toBeDefined();
-    expect(step!.kind === 'namespace-finalize' && step.orphans.join('\n')).toMatch(
+    expect(step!.kind === 'namespace-finalize' && step!.orphans.join('\n')).toMatch(
       /kialis\.kiali\.io\/kiali/,
     );
     // What /finalize leaves behind really stays in storage, as the report said.
