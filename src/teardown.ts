@@ -1,10 +1,11 @@
-/** The story per namespace: resolve → delete → wait → outcome. Talks to the cluster only through the Kube port. */
+/** The story per namespace: resolve → delete → wait (diagnose, force) → outcome, all targets at once. */
 import { formatDuration } from './duration.js';
 import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
-import { KubeError, type Kube, type NamespaceState } from './kube/port.js';
+import type { Kube, NamespaceState } from './kube/port.js';
 import type { Outcome, TargetReport } from './outcome.js';
 import type { Clock, Logger } from './ports.js';
-import { isProtected, type Settings } from './settings.js';
+import type { Settings } from './settings.js';
+import { requestDeletion, resolveTargets, type Resolved } from './targets.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 
 export interface TeardownDeps {
@@ -19,57 +20,7 @@ export interface TeardownDeps {
   inspect?: InspectDeps;
 }
 
-/** A target as resolved before deletion: its state, or why there is nothing to do. */
-interface Resolved {
-  name: string;
-  state?: NamespaceState;
-  refused?: string;
-}
-
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** Resolve names and the selector into targets; protected selector matches are refused, never touched. */
-export async function resolveTargets(settings: Settings, kube: Kube): Promise<Resolved[]> {
-  const byName = new Map<string, Resolved>();
-  const named = await Promise.all(settings.namespaces.map((n) => kube.getNamespace(n)));
-  settings.namespaces.forEach((name, i) => byName.set(name, { name, state: named[i] }));
-  if (settings.selector !== undefined) {
-    for (const state of await kube.listNamespaces(settings.selector)) {
-      const refused = isProtected(settings, state.name)
-        ? `protected namespace matched by selector "${settings.selector}"; not touched`
-        : undefined;
-      byName.set(state.name, { name: state.name, state, refused });
-    }
-  }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** Request deletion (Background, UID precondition). Returns the state to wait on, or the outcome already known. */
-async function requestDeletion(
-  kube: Kube,
-  target: NamespaceState,
-  logger: Logger,
-): Promise<{ state: NamespaceState } | { outcome: Outcome; note: string }> {
-  if (target.deletionTimestamp !== undefined) {
-    logger.info(`${target.name}: already Terminating since ${target.deletionTimestamp}`);
-    return { state: target };
-  }
-  try {
-    const result = await kube.deleteNamespace(target.name, { uid: target.uid });
-    if (result === 'gone') return { outcome: 'already-gone', note: 'gone before the delete request arrived' };
-  } catch (error) {
-    if (error instanceof KubeError && error.code === 409) {
-      return {
-        outcome: 'recreated',
-        note: 'replaced by a new namespace before deletion; the new one was not deleted',
-      };
-    }
-    throw error;
-  }
-  logger.info(`${target.name}: deletion requested`);
-  // Watch from the state read before the DELETE: the watch replays the change to Terminating and beyond.
-  return { state: target };
-}
 
 /** After the old namespace went away, a new one may hold the name: report it, never touch it. */
 async function checkRecreated(kube: Kube, record: WaitRecord): Promise<void> {
@@ -84,12 +35,20 @@ function outcomeOf(record: WaitRecord): Outcome {
   return record.last.deletionTimestamp === undefined ? 'active' : 'stuck';
 }
 
-/** `requestedMs`: when we sent the DELETE, or undefined when someone else did (then deletionTimestamp). */
+/**
+ * When the namespace started Terminating: when we sent the DELETE, else its deletionTimestamp (someone else
+ * deleted it), else undefined (not deleted).
+ */
+function terminatingSince(state: NamespaceState, requestedMs: number | undefined): number | undefined {
+  if (requestedMs !== undefined) return requestedMs;
+  const fromServer = state.deletionTimestamp ? Date.parse(state.deletionTimestamp) : NaN;
+  return Number.isNaN(fromServer) ? undefined : fromServer;
+}
+
 function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now: number): TargetReport {
   const ns = record.last;
   const outcome = outcomeOf(record);
-  const fromServer = ns.deletionTimestamp ? Date.parse(ns.deletionTimestamp) : undefined;
-  const since = requestedMs ?? fromServer;
+  const since = terminatingSince(ns, requestedMs);
   return {
     name: ns.name,
     uid: ns.uid,
@@ -141,7 +100,7 @@ function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, sta
         })
         .join(', ');
       deps.logger.info(
-        `waiting ${formatDuration(deps.clock.now() - startedMs)}: ${waiting.length} left — ${list}`,
+        `waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}`,
       );
     }
   })();
@@ -155,12 +114,6 @@ interface RunCtx {
   records: Map<string, WaitRecord>;
 }
 
-function sinceOf(state: NamespaceState, requestedMs: number | undefined, now: number): number {
-  if (requestedMs !== undefined) return requestedMs;
-  const fromServer = state.deletionTimestamp ? Date.parse(state.deletionTimestamp) : NaN;
-  return Number.isNaN(fromServer) ? now : Math.min(fromServer, now);
-}
-
 /** Wait for one namespace while the inspector diagnoses and forces it at its checkpoints. */
 async function waitAndInspect(
   ctx: RunCtx,
@@ -168,7 +121,7 @@ async function waitAndInspect(
   requestedMs: number | undefined,
 ): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
-  const since = sinceOf(state, requestedMs, clock.now());
+  const since = Math.min(terminatingSince(state, requestedMs) ?? clock.now(), clock.now());
   const inspector = ctx.deps.inspect ? new Inspector(ctx.deps.inspect, since) : undefined;
   let latest: NamespaceState | undefined = state.deletionTimestamp ? state : undefined;
   const stop = new AbortController();
