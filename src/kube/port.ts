@@ -1,6 +1,6 @@
 /**
- * The Kube port: the only cluster calls the engine needs. Domain code depends on this interface; the one
- * adapter that imports @kubernetes/client-node (src/kube/client.ts) implements it.
+ * The Kube port: the only cluster calls the engine needs. Domain code depends on this interface; the adapter
+ * built by `createKube` (src/kube/client.ts, with client-node confined to src/kube/transport.ts) implements it.
  */
 
 /** A namespace status condition as the namespace controller writes it. */

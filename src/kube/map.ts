@@ -1,0 +1,132 @@
+/** Pure mapping of API JSON to the port's types; tolerant of missing or mistyped fields. */
+import type { Condition, NamespaceEvent, NamespaceState, ObjectMeta, OwnerRef } from './port.js';
+
+/** A JSON object. */
+export type Obj = Record<string, unknown>;
+
+/** Parsed JSON, or undefined when `text` is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `v` when it is a JSON object, else an empty one. */
+export function rec(v: unknown): Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
+}
+
+/** `v` when it is an array, else an empty one. */
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** `v` when it is a string. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The strings of an array; anything else is dropped. */
+export function strs(v: unknown): string[] {
+  return arr(v).filter((x): x is string => typeof x === 'string');
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(rec(v))) if (typeof val === 'string') out[k] = val;
+  return out;
+}
+
+/** Map a Namespace object (from a GET, a list or a watch event) to the engine's view. */
+export function mapNamespace(v: unknown): NamespaceState {
+  const o = rec(v);
+  const m = rec(o.metadata);
+  const status = rec(o.status);
+  const ns: NamespaceState = {
+    name: str(m.name) ?? '',
+    uid: str(m.uid) ?? '',
+    resourceVersion: str(m.resourceVersion) ?? '',
+    phase: str(status.phase) ?? '',
+    labels: stringMap(m.labels),
+    metadataFinalizers: strs(m.finalizers),
+    specFinalizers: strs(rec(o.spec).finalizers),
+    conditions: arr(status.conditions).map(mapCondition),
+  };
+  if (typeof m.creationTimestamp === 'string') ns.creationTimestamp = m.creationTimestamp;
+  if (typeof m.deletionTimestamp === 'string') ns.deletionTimestamp = m.deletionTimestamp;
+  return ns;
+}
+
+function mapCondition(v: unknown): Condition {
+  const c = rec(v);
+  const out: Condition = { type: str(c.type) ?? '', status: str(c.status) ?? '' };
+  if (typeof c.reason === 'string') out.reason = c.reason;
+  if (typeof c.message === 'string') out.message = c.message;
+  if (typeof c.lastTransitionTime === 'string') out.lastTransitionTime = c.lastTransitionTime;
+  return out;
+}
+
+/** Map a PartialObjectMetadata (or a full object) to its ObjectMeta. */
+export function mapMeta(v: unknown): ObjectMeta {
+  const m = rec(rec(v).metadata);
+  const meta: ObjectMeta = {
+    name: str(m.name) ?? '',
+    uid: str(m.uid) ?? '',
+    resourceVersion: str(m.resourceVersion) ?? '',
+    finalizers: strs(m.finalizers),
+    ownerReferences: arr(m.ownerReferences).map(mapOwnerRef),
+    labels: stringMap(m.labels),
+  };
+  if (typeof m.namespace === 'string') meta.namespace = m.namespace;
+  if (typeof m.creationTimestamp === 'string') meta.creationTimestamp = m.creationTimestamp;
+  if (typeof m.deletionTimestamp === 'string') meta.deletionTimestamp = m.deletionTimestamp;
+  if (typeof m.deletionGracePeriodSeconds === 'number')
+    meta.deletionGracePeriodSeconds = m.deletionGracePeriodSeconds;
+  return meta;
+}
+
+function mapOwnerRef(v: unknown): OwnerRef {
+  const r = rec(v);
+  const out: OwnerRef = {
+    apiVersion: str(r.apiVersion) ?? '',
+    kind: str(r.kind) ?? '',
+    name: str(r.name) ?? '',
+    uid: str(r.uid) ?? '',
+  };
+  if (typeof r.controller === 'boolean') out.controller = r.controller;
+  if (typeof r.blockOwnerDeletion === 'boolean') out.blockOwnerDeletion = r.blockOwnerDeletion;
+  return out;
+}
+
+/** The `continue` token of a list, when there is one. */
+export function continueOf(list: Obj): string | undefined {
+  return str(rec(list.metadata).continue);
+}
+
+/** One line of a watch stream to a NamespaceEvent; undefined for lines that are not events. */
+export function parseWatchLine(line: string): NamespaceEvent | undefined {
+  const e = rec(parseJson(line));
+  const type = e.type;
+  const object = rec(e.object);
+  switch (type) {
+    case 'ADDED':
+    case 'MODIFIED':
+    case 'DELETED':
+      return { type, namespace: mapNamespace(object) };
+    case 'BOOKMARK':
+      return { type, resourceVersion: str(rec(object.metadata).resourceVersion) ?? '' };
+    case 'ERROR': {
+      const reason = str(object.reason);
+      return {
+        type,
+        code: typeof object.code === 'number' ? object.code : 500,
+        ...(reason ? { reason } : {}),
+        message: str(object.message) ?? 'watch error',
+      };
+    }
+    default:
+      return undefined;
+  }
+}

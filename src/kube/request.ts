@@ -1,0 +1,47 @@
+/** The shape of one API request and response, the media types we send, and how a request becomes a URL. */
+
+/** The HTTP methods the adapter uses. */
+export type Method = 'GET' | 'DELETE' | 'PATCH' | 'PUT';
+/** Query parameters; undefined and empty values are left out of the URL. */
+export type Query = Record<string, string | number | undefined>;
+
+/** One request, as the transport sends it. */
+export interface Req {
+  method: Method;
+  /** Path below the server URL, without query. */
+  path: string;
+  query?: Query;
+  accept?: string;
+  contentType?: string;
+  body?: unknown;
+  /** For error messages: `get`, `list`, `watch`, `delete`, `patch`, `update`. */
+  verb: string;
+  /** For error messages: `namespaces`, `pods.metrics.k8s.io`, `namespaces/finalize`. */
+  resource?: string;
+}
+
+/** A response with its body read as text (empty for a stream that is still open). */
+export interface Res {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Plain JSON, the default Accept and Content-Type. */
+export const JSON_TYPE = 'application/json';
+/** Asks for a metadata-only list (PartialObjectMetadataList). */
+export const METADATA_LIST_TYPE = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+/** Asks for aggregated discovery (apidiscovery.k8s.io/v2). */
+export const AGGREGATED_DISCOVERY_TYPE =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+/** JSON merge patch, for the finalizer patch. */
+export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
+
+/** The full URL of `req` on `server`; empty and undefined query values are left out. */
+export function urlOf(server: string, req: Req): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.query ?? {}))
+    if (v !== undefined && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return `${server}${req.path}${qs ? `?${qs}` : ''}`;
+}

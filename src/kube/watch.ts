@@ -1,0 +1,184 @@
+/** The namespace watch: one streaming GET per watch, read line by line into NamespaceEvents. */
+import { KubeError, type NamespaceEvent, type WatchHandle } from './port.js';
+import { causeDetail, networkCode, statusError } from './http-errors.js';
+import { parseWatchLine } from './map.js';
+import type { Req } from './request.js';
+import type { Transport } from './transport.js';
+
+type OnEvent = (e: NamespaceEvent) => void;
+type Outcome = { error?: Error };
+type StreamState = { stopped: boolean; expired: boolean; callbackError: unknown };
+
+/** What one running watch needs to know to read its stream and explain how it ended. */
+interface Stream {
+  name: string;
+  timeoutSeconds: number;
+  transport: Transport;
+  controller: AbortController;
+  onEvent: OnEvent;
+  /** Called once the stream has ended, however it ended. */
+  onEnd: () => void;
+}
+
+/** The running watches of one client, so that closing the client can stop them. */
+export class Watches {
+  private readonly running = new Map<symbol, WatchHandle>();
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly timeoutSeconds: number,
+  ) {}
+
+  /** Watch one namespace by `metadata.name` field selector from `resourceVersion`. */
+  async watchNamespace(name: string, resourceVersion: string, onEvent: OnEvent): Promise<WatchHandle> {
+    const controller = new AbortController();
+    const req: Req = {
+      method: 'GET',
+      path: '/api/v1/namespaces',
+      query: {
+        fieldSelector: `metadata.name=${name}`,
+        watch: 1,
+        resourceVersion,
+        allowWatchBookmarks: 'true',
+        timeoutSeconds: this.timeoutSeconds,
+      },
+      verb: 'watch',
+      resource: 'namespaces',
+    };
+    const res = await this.transport.perform(req, controller);
+    // An expired resourceVersion rejected before the stream started: report it like the in-stream ERROR event.
+    if (res.status === 410) return expiredHandle(statusError(res, req), onEvent);
+    if (res.status !== 200) throw statusError(res, req);
+    const body = res.response.body.stream();
+    if (!body) throw new KubeError('the watch response has no body', res.status, 'UnexpectedServerResponse');
+    const token = Symbol(name);
+    const { transport, timeoutSeconds } = this;
+    const onEnd = (): boolean => this.running.delete(token);
+    const handle = follow(body, { name, timeoutSeconds, transport, controller, onEvent, onEnd });
+    this.running.set(token, handle);
+    return handle;
+  }
+
+  /** Stop every running watch and wait for each to end. */
+  async stopAll(): Promise<void> {
+    for (const w of [...this.running.values()]) {
+      w.stop();
+      await w.done;
+    }
+  }
+}
+
+function expiredHandle(err: KubeError, onEvent: OnEvent): WatchHandle {
+  return {
+    stop: () => undefined,
+    done: Promise.resolve().then(() => {
+      onEvent({ type: 'ERROR', code: 410, reason: err.reason ?? 'Expired', message: err.message });
+      return {};
+    }),
+  };
+}
+
+/** Read the stream in the background; a guard timer aborts a connection that outlives the server's timeout. */
+function follow(body: ReadableStream<Uint8Array>, w: Stream): WatchHandle {
+  const state: StreamState = { stopped: false, expired: false, callbackError: undefined };
+  const reader = body.getReader();
+  const guard = setTimeout(
+    () => {
+      state.expired = true;
+      w.controller.abort();
+    },
+    (w.timeoutSeconds + 30) * 1000,
+  );
+  guard.unref();
+  const done = consume(reader, state, guard, w);
+  return {
+    stop: () => {
+      if (state.stopped) return;
+      state.stopped = true;
+      w.controller.abort();
+    },
+    done,
+  };
+}
+
+async function consume(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  state: StreamState,
+  guard: NodeJS.Timeout,
+  w: Stream,
+): Promise<Outcome> {
+  const dispatch = (line: string): void => {
+    const event = parseWatchLine(line);
+    if (!event || state.stopped) return;
+    try {
+      w.onEvent(event);
+    } catch (err) {
+      state.callbackError = err;
+      throw err;
+    }
+  };
+  try {
+    await readLines(reader, dispatch, (n) => w.transport.countBytes(n));
+    return {};
+  } catch (err) {
+    return endedBy(err, state, w);
+  } finally {
+    clearTimeout(guard);
+    w.onEnd();
+    if (!w.controller.signal.aborted) w.controller.abort();
+  }
+}
+
+/** Feed each non-empty line of the stream to `onLine`, counting the bytes read. */
+async function readLines(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  onLine: (line: string) => void,
+  countBytes: (n: number) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    countBytes(value.byteLength);
+    buffer += decoder.decode(value, { stream: true });
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i).trim();
+      buffer = buffer.slice(i + 1);
+      if (line) onLine(line);
+    }
+  }
+  buffer += decoder.decode();
+  if (buffer.trim()) onLine(buffer.trim());
+}
+
+/** Why a stream failed: the callback's own error, a stop (no error), the guard timer, or the network. */
+function endedBy(err: unknown, state: StreamState, w: Stream): Outcome {
+  const { callbackError } = state;
+  if (callbackError !== undefined) {
+    return { error: callbackError instanceof Error ? callbackError : new Error(String(callbackError)) };
+  }
+  if (state.stopped) return {};
+  const server = w.transport.server;
+  if (state.expired) {
+    return {
+      error: new KubeError(
+        `the watch on namespace "${w.name}" did not end after ${w.timeoutSeconds + 30} s; the connection to ${server} is probably dead`,
+        0,
+        'ETIMEDOUT',
+        'watch',
+        'namespaces',
+      ),
+    };
+  }
+  const code = networkCode(err);
+  return {
+    error: new KubeError(
+      `the watch on namespace "${w.name}" at ${server} was interrupted: ${causeDetail(err, code)}`,
+      0,
+      code,
+      'watch',
+      'namespaces',
+    ),
+  };
+}

@@ -1,0 +1,100 @@
+/** The writes of the port: DELETE of a namespace, the finalizer patch, and the `/finalize` PUT. */
+import { KubeError, type ApiResource } from './port.js';
+import { statusError } from './http-errors.js';
+import { rec, str, type Obj } from './map.js';
+import { enc, resourceName, resourcePath } from './paths.js';
+import { getNamespaceObject } from './reads.js';
+import { MERGE_PATCH_TYPE, type Req } from './request.js';
+import type { Transport } from './transport.js';
+
+type Guard = { uid: string; resourceVersion: string };
+
+/** Send a write: 2xx → `ok`, 404 → 'gone', anything else → KubeError. */
+async function write<T extends string>(t: Transport, req: Req, ok: T): Promise<T | 'gone'> {
+  const res = await t.perform(req);
+  if (res.status === 404) return 'gone';
+  if (res.status >= 200 && res.status < 300) return ok;
+  throw statusError(res, req);
+}
+
+/** DELETE a namespace with Background propagation, guarded by its UID when given. */
+export async function deleteNamespace(
+  t: Transport,
+  name: string,
+  o?: { uid?: string },
+): Promise<'requested' | 'gone'> {
+  const body: Record<string, unknown> = {
+    kind: 'DeleteOptions',
+    apiVersion: 'v1',
+    propagationPolicy: 'Background',
+  };
+  if (o?.uid) body.preconditions = { uid: o.uid };
+  const req: Req = {
+    method: 'DELETE',
+    path: `/api/v1/namespaces/${enc(name)}`,
+    body,
+    verb: 'delete',
+    resource: 'namespaces',
+  };
+  return write(t, req, 'requested');
+}
+
+/** Replace an object's `metadata.finalizers` with a merge patch guarded by uid and resourceVersion. */
+export async function patchFinalizers(
+  t: Transport,
+  res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+  namespace: string | undefined,
+  name: string,
+  guard: Guard,
+  finalizers: string[],
+): Promise<'patched' | 'gone'> {
+  const req: Req = {
+    method: 'PATCH',
+    path: `${resourcePath(res, namespace)}/${enc(name)}`,
+    contentType: MERGE_PATCH_TYPE,
+    body: { metadata: { uid: guard.uid, resourceVersion: guard.resourceVersion, finalizers } },
+    verb: 'patch',
+    resource: resourceName(res),
+  };
+  return write(t, req, 'patched');
+}
+
+/** Re-read the namespace, check its UID, and PUT it to `/finalize` with the given spec.finalizers. */
+export async function finalizeNamespace(
+  t: Transport,
+  name: string,
+  guard: Guard,
+  specFinalizers: string[],
+): Promise<'finalized' | 'gone'> {
+  const current = await getNamespaceObject(t, name);
+  if (current === undefined) return 'gone';
+  const obj = rec(current);
+  const metadata = rec(obj.metadata);
+  if (metadata.uid !== guard.uid) {
+    throw new KubeError(
+      `Operation cannot be fulfilled on namespaces "${name}": uid changed (expected ${guard.uid}, found ${str(metadata.uid) ?? 'none'})`,
+      409,
+      'Conflict',
+      'update',
+      'namespaces/finalize',
+    );
+  }
+  const req: Req = {
+    method: 'PUT',
+    path: `/api/v1/namespaces/${enc(name)}/finalize`,
+    body: finalizeBody(obj, metadata, guard, specFinalizers),
+    verb: 'update',
+    resource: 'namespaces/finalize',
+  };
+  return write(t, req, 'finalized');
+}
+
+function finalizeBody(obj: Obj, metadata: Obj, guard: Guard, specFinalizers: string[]): Obj {
+  return {
+    ...obj,
+    kind: 'Namespace',
+    apiVersion: 'v1',
+    metadata: { ...metadata, resourceVersion: guard.resourceVersion },
+    spec: { ...rec(obj.spec), finalizers: specFinalizers },
+  };
+}
