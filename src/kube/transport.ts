@@ -7,14 +7,60 @@ import {
   HttpMethod,
   IsomorphicFetchHttpLibrary,
   RequestContext,
+  ResponseContext,
   type KubeConfig,
-  type ResponseContext,
 } from '@kubernetes/client-node';
+import { Readable } from 'node:stream';
 import { KubeError } from './port.js';
 import { errorText, networkCode, networkError, statusError } from './http-errors.js';
 import { parseJson } from './map.js';
 import { JSON_TYPE, urlOf, type Req, type Res } from './request.js';
 import { backoff, isRetriable, retryAfterMs } from './retry.js';
+
+/** The part of client-node's connection pool (an undici Agent) used directly. */
+interface DirectDispatcher {
+  request(opts: {
+    origin: string;
+    path: string;
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal?: AbortSignal;
+  }): Promise<{
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: Readable & { text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> };
+  }>;
+}
+
+/**
+ * Send through the pool's own `request()` instead of WHATWG fetch: same TLS, auth and connections, a third of the
+ * CPU per request. The response is wrapped in client-node's ResponseContext so callers see no difference.
+ */
+async function sendDirect(d: DirectDispatcher, ctx: RequestContext, url: string): Promise<ResponseContext> {
+  const u = new URL(url);
+  const body = ctx.getBody();
+  const res = await d.request({
+    origin: u.origin,
+    path: `${u.pathname}${u.search}`,
+    method: ctx.getHttpMethod().toString(),
+    headers: ctx.getHeaders(),
+    body: typeof body === 'string' ? body : undefined,
+    signal: ctx.getSignal(),
+  });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return new ResponseContext(res.statusCode, headers, {
+    text: () => res.body.text(),
+    binary: async () => Buffer.from(await res.body.arrayBuffer()),
+    stream: () => Readable.toWeb(res.body) as ReadableStream<Uint8Array>,
+  });
+}
+
+/** How long auth headers from the kubeconfig are reused before they are made again. */
+const AUTH_REFRESH_MS = 60_000;
 
 /** Resolved transport options (see `KubeClientOptions`). */
 export interface TransportSettings {
@@ -30,7 +76,7 @@ export interface TransportSettings {
 /** A final response; for a stream with status 200 the body is left unread in `response`. */
 export type Exchange = Res & { response: ResponseContext };
 
-type Tries = { failures: number; throttled: number };
+type Tries = { failures: number; throttled: number; cachedAuth?: boolean; reauthenticated?: boolean };
 
 /** Sends requests to the current cluster of one KubeConfig and counts what they cost. */
 export class Transport {
@@ -41,6 +87,8 @@ export class Transport {
   private readonly http: IsomorphicFetchHttpLibrary;
   private requests = 0;
   private bytes = 0;
+  /** Auth headers from the last `applySecurityAuthentication`, and when they were made. */
+  private auth: { headers: Record<string, string>; at: number } | undefined;
   /** The first dispatcher client-node builds (TLS options, connection pool) is reused for every request. */
   private dispatcher: ReturnType<RequestContext['getDispatcher']>;
 
@@ -113,7 +161,7 @@ export class Transport {
           this.s.timeoutMs,
         );
       }
-      const response = await this.sendOnce(req, url, stream?.signal);
+      const response = await this.sendOnce(req, url, tries, stream?.signal);
       const { httpStatusCode: status, headers } = response;
       clearTimeout(headerTimer);
       let text = '';
@@ -143,6 +191,12 @@ export class Transport {
   private async retryStatus(req: Req, res: Res, tries: Tries): Promise<boolean> {
     const { s } = this;
     const { sleep } = s;
+    if (res.status === 401 && tries.cachedAuth && !tries.reauthenticated) {
+      // Cached credentials may have expired: make them again once before giving up.
+      this.auth = undefined;
+      tries.reauthenticated = true;
+      return true;
+    }
     if (res.status === 429 && tries.throttled < s.maxThrottle) {
       tries.throttled++;
       await sleep(retryAfterMs(res.headers, res.text, s.maxWaitMs) ?? backoff(s.baseMs, tries.throttled));
@@ -158,9 +212,18 @@ export class Transport {
     return false;
   }
 
-  /** One HTTP exchange. With `signal`, the body is returned unread (streaming). */
-  private async sendOnce(req: Req, url: string, signal?: AbortSignal): Promise<ResponseContext> {
-    const ctx = new RequestContext(url, HttpMethod[req.method]);
+  /**
+   * TLS and auth from the kubeconfig. client-node decodes the CA and builds a new connection pool on every call,
+   * which costs more CPU than the request itself: do it once, reuse the pool and the auth headers, and refresh
+   * them every AUTH_REFRESH_MS so expiring credentials (exec plugins, OIDC) are renewed.
+   */
+  private async authenticate(ctx: RequestContext, req: Req): Promise<boolean> {
+    const now = Date.now();
+    if (this.auth && this.dispatcher && now - this.auth.at < AUTH_REFRESH_MS) {
+      for (const [name, value] of Object.entries(this.auth.headers)) ctx.setHeaderParam(name, value);
+      ctx.setDispatcher(this.dispatcher);
+      return true;
+    }
     try {
       await this.kc.applySecurityAuthentication(ctx);
     } catch (err) {
@@ -172,11 +235,24 @@ export class Transport {
         req.resource,
       );
     }
+    this.auth = { headers: { ...ctx.getHeaders() }, at: now };
     const built = ctx.getDispatcher();
     if (built) {
       if (this.dispatcher) ctx.setDispatcher(this.dispatcher);
       else this.dispatcher = built;
     }
+    return false;
+  }
+
+  /** One HTTP exchange. With `signal`, the body is returned unread (streaming). */
+  private async sendOnce(
+    req: Req,
+    url: string,
+    tries: Tries,
+    signal?: AbortSignal,
+  ): Promise<ResponseContext> {
+    const ctx = new RequestContext(url, HttpMethod[req.method]);
+    tries.cachedAuth = await this.authenticate(ctx, req);
     ctx.setHeaderParam('User-Agent', this.s.userAgent);
     ctx.setHeaderParam('Accept', req.accept ?? JSON_TYPE);
     if (req.body !== undefined) {
@@ -185,6 +261,8 @@ export class Transport {
     }
     ctx.setSignal(signal ?? AbortSignal.timeout(this.s.timeoutMs));
     this.requests++;
-    return this.http.send(ctx).toPromise();
+    const dispatcher = ctx.getDispatcher() as DirectDispatcher | undefined;
+    if (typeof dispatcher?.request !== 'function') return this.http.send(ctx).toPromise();
+    return sendDirect(dispatcher, ctx, url);
   }
 }

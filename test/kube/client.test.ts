@@ -383,6 +383,22 @@ describe('metadata lists and raw reads', () => {
   });
 });
 
+describe('credentials', () => {
+  test('cached credentials rejected with 401 are made again once, then the request succeeds', async () => {
+    const { kube } = testKube();
+    const list = { kind: 'APIServiceList', apiVersion: 'apiregistration.k8s.io/v1', metadata: {}, items: [] };
+    const path = '/apis/apiregistration.k8s.io/v1/apiservices';
+    api().get(path).reply(200, list, JSON_HEADERS);
+    api()
+      .get(path)
+      .reply(401, status(401, 'Unauthorized', 'Unauthorized'), JSON_HEADERS);
+    api().get(path).reply(200, list, JSON_HEADERS);
+    await kube.listRaw(path);
+    await expect(kube.listRaw(path)).resolves.toEqual({ items: [] });
+    expect(kube.cost().requests).toBe(3);
+  });
+});
+
 describe('guarded writes', () => {
   const kialis = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };
 
