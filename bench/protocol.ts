@@ -1,0 +1,96 @@
+/** What the bench's main thread and the fake API server's worker thread say to each other. Data only. */
+
+/** The big namespace of scenario 1. */
+export interface BigSpec {
+  kind: 'big';
+  namespace: string;
+  /** Namespaced CRD types, spread round-robin over `groups` API groups. */
+  types: number;
+  groups: number;
+  configMaps: number;
+  /** Size of each ConfigMap's payload. */
+  configMapBytes: number;
+  /** Custom resources, spread round-robin over the types. */
+  customResources: number;
+  /** How many of them (each in another type) hold a finalizer. */
+  withFinalizers: number;
+}
+
+/** One target of scenario 2. */
+export interface ManyTarget {
+  name: string;
+  /**
+   * `release`: its Gadget holds a finalizer that the simulated operator removes `releaseMs` after the namespace
+   * controller marked the Gadget for deletion. `stuck`: the finalizer is never removed (only forcing ends it).
+   */
+  kind: 'release' | 'stuck';
+  releaseMs: number;
+}
+
+/** The namespaces of scenario 2 (and 3). */
+export interface ManySpec {
+  kind: 'many';
+  targets: ManyTarget[];
+  /** Namespace controller timing (the fake's `ControllerTiming`). */
+  controller: { queueDelayMs: number; finalizerRecheckMs: number; errorBackoffMaxMs: number };
+}
+
+export type ScenarioSpec = BigSpec | ManySpec;
+
+/** A request as the fake logged it, without its body. */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  bytesOut: number;
+  at: number;
+  accept?: string;
+}
+
+export type Command =
+  | { op: 'start'; spec: ScenarioSpec; latencyMs: number }
+  | { op: 'stop' }
+  | { op: 'mark' }
+  | { op: 'requests'; from: number }
+  | { op: 'throttle'; times: number; retryAfterSeconds: number }
+  | { op: 'removals' }
+  | { op: 'busy' }
+  | { op: 'fastLists'; on: boolean }
+  | { op: 'latency'; ms: number };
+
+export interface Started {
+  url: string;
+  kubeconfig: string;
+  /** Namespaced types the big scenario registered (CRDs), for the report. */
+  crdTypes: number;
+}
+
+/** Event-loop time of the server thread since the previous `busy` call. */
+export interface Busy {
+  activeMs: number;
+  wallMs: number;
+}
+
+/** Results per op. */
+export interface Results {
+  start: Started;
+  stop: null;
+  mark: number;
+  requests: LoggedRequest[];
+  throttle: null;
+  /** Namespace name → server time (ms since epoch) at which the store removed it. */
+  removals: Record<string, number>;
+  busy: Busy;
+  fastLists: null;
+  latency: null;
+}
+
+export type Request = Command & { id: number };
+export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+
+export const GADGET = { group: 'ops.bench.example.com', version: 'v1', resource: 'gadgets' } as const;
+export const RELEASE_FINALIZER = 'ops.bench.example.com/cleanup';
+export const STUCK_FINALIZER = 'ops.bench.example.com/leaked';
+export const RELEASE_ANNOTATION = 'bench.example.com/cleanup-ms';
+export const BIG_FINALIZER = 'bench.example.com/cleanup';

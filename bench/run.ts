@@ -1,0 +1,83 @@
+/**
+ * `npm run bench`: the four benchmarks of the project against the fake API server, written to BENCHMARKS.md.
+ * See `npm run bench -- --help` and BENCHMARKS.md ("How the figures are measured").
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, USAGE } from './args.js';
+import { runBig } from './big.js';
+import { machine } from './machine.js';
+import { runMany } from './many.js';
+import { RemoteCluster } from './remote.js';
+import { renderMarkdown } from './report.js';
+import { runStartup } from './startup.js';
+import { figures, finalLine, targets } from './verdicts.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function log(line: string): void {
+  console.log(`bench: ${line}`);
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const out = options.out
+    ? resolve(options.out)
+    : options.quick
+      ? join(mkdtempSync(join(tmpdir(), 'nt-bench-')), 'BENCHMARKS.md')
+      : join(ROOT, 'BENCHMARKS.md');
+  const started = performance.now();
+  const m = machine();
+  log(
+    `${m.cpu}, ${m.cores} cores, Node ${m.node}; latency ${options.latencyMs} ms, ${options.runs} run(s)` +
+      (options.quick ? ', quick' : ''),
+  );
+  const remote = new RemoteCluster();
+  try {
+    const big = await runBig(remote, options, log);
+    const many = await runMany(remote, options, log);
+    const startup = await runStartup(ROOT, options.sizes.startupReps, log);
+    const f = figures(big, many, startup);
+    const list = targets(f, big, many, startup);
+    const markdown = renderMarkdown({
+      options,
+      machine: m,
+      big,
+      many,
+      startup,
+      figures: f,
+      targets: list,
+      totalMs: performance.now() - started,
+    });
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, markdown);
+    for (const t of list)
+      log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
+    log(`wrote ${out}`);
+    console.log(finalLine(f, list, many));
+    return 0;
+  } finally {
+    await remote.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`bench: failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,228 @@
+/** The key figures and the pass/miss verdict of every target, from the raw results. Pure. */
+import { floorMs, RECIPE, type BigResult } from './big.js';
+import type { ManyResult, TeardownSample } from './many.js';
+import { RETRY_AFTER_SECONDS, targetsFor } from './many.js';
+import { median, percentile } from './stats.js';
+import type { StartupResult } from './startup.js';
+
+export interface Target {
+  id: string;
+  name: string;
+  goal: string;
+  /** Undefined when it could not be measured. */
+  pass?: boolean;
+  measured: string;
+}
+
+export interface Figures {
+  oursMs: number;
+  naiveMs: number;
+  kubectlMs: number;
+  vsKubectl: number;
+  vsNaive: number;
+  floorMs: number;
+  floorRatio: number;
+  bytesRatio: number;
+  oursRequests: number;
+  requestBudget: number;
+  allMs: number;
+  singleStuckMs: number;
+  singleReleaseMs: number;
+  slowestSingleMs: number;
+  manyRatio: number;
+  perRelease: number;
+  perStuck: number;
+  predictedAll: number;
+  predictedLinearity: number;
+  allRequests: number;
+  linearityRequests: number;
+  deviationAll: number;
+  deviationLinearity: number;
+  spacing: number[];
+  injected429: number;
+  seen429: number;
+  unmatched429: number;
+  extraRequests: number;
+  detectionAll: number[];
+  detectionSingle: number[];
+  startupMs: number;
+  nodeMs: number;
+  firstRequestMs: number;
+}
+
+const perNs = (samples: readonly TeardownSample[]): number => median(samples.map((s) => s.requests / s.n));
+
+/** The linear model: each namespace costs what it costs alone, by kind. */
+function predicted(r: ManyResult, n: number, perRelease: number, perStuck: number): number {
+  const stuck = targetsFor(n, r.sizes).filter((t) => t.kind === 'stuck').length;
+  return (n - stuck) * perRelease + stuck * perStuck;
+}
+
+export function figures(big: BigResult, many: ManyResult, startup: StartupResult): Figures {
+  const oursMs = median(big.ours.map((s) => s.wallMs));
+  const naiveMs = median(big.naive.map((s) => s.wallMs));
+  const kubectlMs = median(big.kubectl.map((s) => s.wallMs));
+  const shape = big.ours[0]!.shape;
+  const floor = floorMs(shape, big.latencyMs);
+  const allMs = median(many.all.map((s) => s.wallMs));
+  const singleStuckMs = median(many.singleStuck.map((s) => s.wallMs));
+  const singleReleaseMs = median(many.singleRelease.map((s) => s.wallMs));
+  const slowestSingleMs = Math.max(singleStuckMs, singleReleaseMs);
+  const perRelease = perNs(many.singleRelease);
+  const perStuck = perNs(many.singleStuck);
+  const predictedAll = predicted(many, many.sizes.namespaces, perRelease, perStuck);
+  const predictedLinearity = predicted(many, many.sizes.linearity, perRelease, perStuck);
+  const allRequests = median(many.all.map((s) => s.requests));
+  const linearityRequests = median(many.linearity.map((s) => s.requests));
+  const det = (samples: readonly TeardownSample[]): number[] =>
+    samples.flatMap((s) => s.targets.flatMap((t) => (t.detectionMs !== undefined ? [t.detectionMs] : [])));
+  return {
+    oursMs,
+    naiveMs,
+    kubectlMs,
+    vsKubectl: kubectlMs / oursMs,
+    vsNaive: naiveMs / oursMs,
+    floorMs: floor,
+    floorRatio: oursMs / floor,
+    bytesRatio: median(big.ours.map((s) => s.bytes)) / median(big.naive.map((s) => s.bytes)),
+    oursRequests: median(big.ours.map((s) => s.requests)),
+    requestBudget: 2 + big.expectedScan + shape.clusterReadCount,
+    allMs,
+    singleStuckMs,
+    singleReleaseMs,
+    slowestSingleMs,
+    manyRatio: allMs / slowestSingleMs,
+    perRelease,
+    perStuck,
+    predictedAll,
+    predictedLinearity,
+    allRequests,
+    linearityRequests,
+    deviationAll: allRequests / predictedAll - 1,
+    deviationLinearity: linearityRequests / predictedLinearity - 1,
+    spacing: many.throttled.flatMap((s) => s.retrySpacingMs),
+    injected429: many.throttleTimes * many.throttled.length,
+    seen429: many.throttled.reduce((a, s) => a + s.status429, 0),
+    unmatched429: many.throttled.reduce((a, s) => a + s.unmatched429, 0),
+    extraRequests: median(many.throttled.map((s) => s.requests)) - allRequests,
+    detectionAll: det(many.all),
+    detectionSingle: det([...many.singleStuck, ...many.singleRelease]),
+    startupMs: median(startup.badInputMs),
+    nodeMs: median(startup.nodeBaselineMs),
+    firstRequestMs: median(startup.firstRequestMs),
+  };
+}
+
+const x = (v: number): string =>
+  Number.isFinite(v) ? (v >= 10 ? `${v.toFixed(1)}×` : `${v.toFixed(2)}×`) : 'n/a';
+const t = (v: number): string =>
+  Number.isFinite(v) ? (v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`) : 'n/a';
+const pct = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
+
+export function targets(f: Figures, big: BigResult, many: ManyResult, startup: StartupResult): Target[] {
+  const shape = big.ours[0]!.shape;
+  const requestsOk =
+    shape.discovery <= 2 && shape.scan === big.expectedScan && shape.scanTypes === shape.listedTypes;
+  const minSpacing = Math.min(...f.spacing);
+  const p95All = percentile(f.detectionAll, 95);
+  const n = many.sizes.namespaces;
+  const list: Target[] = [
+    {
+      id: 'kubectl',
+      name: 'Big namespace vs the kubectl recipe',
+      goal: '≥ 30× faster',
+      pass: big.kubectl.length ? f.vsKubectl >= 30 : undefined,
+      measured: big.kubectl.length
+        ? `${x(f.vsKubectl)} (${t(f.kubectlMs)} vs ${t(f.oursMs)})`
+        : `not measured: ${big.kubectlSkipped ?? 'no run'}`,
+    },
+    {
+      id: 'naive',
+      name: 'Big namespace vs the naive client-node scan',
+      goal: '≥ 5× faster',
+      pass: f.vsNaive >= 5,
+      measured: `${x(f.vsNaive)} (${t(f.naiveMs)} vs ${t(f.oursMs)})`,
+    },
+    {
+      id: 'floor',
+      name: 'Big namespace vs the latency floor',
+      goal: '≤ 2× the floor',
+      pass: f.floorMs > 0 ? f.floorRatio <= 2 : undefined,
+      measured:
+        f.floorMs > 0
+          ? `${x(f.floorRatio)} (${t(f.oursMs)} vs floor ${t(f.floorMs)})`
+          : `no latency injected (--latency 0): ${t(f.oursMs)}`,
+    },
+    {
+      id: 'bytes',
+      name: 'Big namespace bytes vs full-object lists',
+      goal: '≤ 1/5 (0.20×)',
+      pass: f.bytesRatio <= 0.2,
+      measured: `${x(f.bytesRatio)} (${(median(big.ours.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB vs ${(median(big.naive.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB)`,
+    },
+    {
+      id: 'requests',
+      name: 'Big namespace requests',
+      goal: '≤ 2 discovery + 1 paged LIST per listable namespaced type + the cluster reads the rules need',
+      pass: requestsOk && f.oursRequests <= f.requestBudget,
+      measured: `${f.oursRequests} = ${shape.discovery} discovery + ${shape.scan} LIST pages for ${shape.scanTypes} types (expected ${big.expectedScan}) + ${shape.clusterReadCount} cluster reads`,
+    },
+    {
+      id: 'many',
+      name: `${n} namespaces vs the slowest single one`,
+      goal: '≤ 1.5×',
+      pass: f.manyRatio <= 1.5,
+      measured: `${x(f.manyRatio)} (${t(f.allMs)} vs ${t(f.slowestSingleMs)})`,
+    },
+    {
+      id: 'linear',
+      name: 'Requests grow linearly with the namespaces',
+      goal: 'within ±10 % of n × the single-namespace requests',
+      pass: Math.abs(f.deviationAll) <= 0.1 && Math.abs(f.deviationLinearity) <= 0.1,
+      measured: `${n}: ${f.allRequests} vs ${Math.round(f.predictedAll)} predicted (${pct(f.deviationAll)}); ${many.sizes.linearity}: ${f.linearityRequests} vs ${Math.round(f.predictedLinearity)} (${pct(f.deviationLinearity)})`,
+    },
+    {
+      id: '429',
+      name: '429 Retry-After honoured, no retry storm',
+      goal: `every 429 retried once, ≥ ${RETRY_AFTER_SECONDS} s later`,
+      pass:
+        f.spacing.length > 0 &&
+        f.unmatched429 === 0 &&
+        f.seen429 === f.injected429 &&
+        minSpacing >= RETRY_AFTER_SECONDS * 1000,
+      measured: `${f.seen429} × 429 (injected ${f.injected429}), ${f.spacing.length} retried, spacing min ${t(minSpacing)} / median ${t(median(f.spacing))}; ${f.extraRequests >= 0 ? '+' : ''}${f.extraRequests} requests vs unthrottled`,
+    },
+    {
+      id: 'detection',
+      name: 'Detection latency (server removal → goneAt)',
+      goal: '< 200 ms (median and p95)',
+      pass: f.detectionAll.length > 0 && median(f.detectionAll) < 200 && p95All < 200,
+      measured: `${n} at once: median ${t(median(f.detectionAll))}, p95 ${t(p95All)}, max ${t(Math.max(...f.detectionAll))}; alone: median ${t(median(f.detectionSingle))}`,
+    },
+    {
+      id: 'startup',
+      name: 'Bundle start-up (load + parse inputs + exit)',
+      goal: '< 300 ms',
+      pass: startup.bytes !== undefined && startup.badInputOk ? f.startupMs < 300 : undefined,
+      measured:
+        startup.bytes === undefined
+          ? 'dist/index.js missing: run npm run build'
+          : `${t(f.startupMs)} (Node alone ${t(f.nodeMs)}, so the bundle adds ${t(f.startupMs - f.nodeMs)})${startup.badInputOk ? '' : '; the run did not fail the way expected'}`,
+    },
+  ];
+  return list;
+}
+
+/** The last line the bench prints. */
+export function finalLine(f: Figures, list: Target[], many: ManyResult): string {
+  const passed = list.filter((l) => l.pass === true).length;
+  const measured = list.filter((l) => l.pass !== undefined).length;
+  return (
+    `bench: big namespace ${x(f.vsKubectl)} faster than the kubectl recipe, ${x(f.vsNaive)} than the naive scan, ` +
+    `${x(f.floorRatio)} the latency floor, ${x(f.bytesRatio)} the bytes; ${many.sizes.namespaces} namespaces ` +
+    `${x(f.manyRatio)} the slowest single; detection p95 ${t(percentile(f.detectionAll, 95))}; start-up ` +
+    `${t(f.startupMs)}; targets met ${passed}/${measured}`
+  );
+}
+
+export { RECIPE };

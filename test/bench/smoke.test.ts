@@ -1,0 +1,66 @@
+/** The bench is never part of the test run; this only checks that `npm run bench -- --quick` works end to end. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const TSX = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function bench(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [TSX, 'bench/run.ts', ...args],
+      { timeout: 85_000, maxBuffer: 16 << 20 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) || 1 : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('npm run bench -- --quick writes the report with its tables and figures', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nt-bench-smoke-'));
+  try {
+    const out = join(dir, 'BENCHMARKS.md');
+    const run = await bench('--quick', '--out', out);
+    expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => l.startsWith('bench')) }).toEqual({
+      code: 0,
+      stderr: [],
+    });
+    const md = readFileSync(out, 'utf8');
+    for (const heading of [
+      '# Benchmarks',
+      '## Targets',
+      '## 1. Big namespace',
+      '## 2. Many namespaces',
+      '## 3. Detection latency',
+      '## 4. Start-up',
+      '## How the figures are measured',
+    ]) {
+      expect(md.split('\n')).toContain(heading);
+    }
+    expect(md).toContain('| Target | Goal | Measured | Verdict |');
+    expect(md).toMatch(/\| Machine \| .+, \d+ cores, /);
+    expect(md).toMatch(/\| Latency \| 5 ms per request/);
+    // Numeric figures: ours' wall time and request count, the ratios, the per-namespace requests, the detection.
+    expect(md).toMatch(/\| \*\*ours\*\*: .* \| \d+(\.\d)? ms \| \d+ \| [\d.]+ KiB \|/);
+    expect(md).toMatch(
+      /\| Big namespace vs the naive client-node scan \| ≥ 5× faster \| \d+(\.\d+)?× \(\d+ ms vs \d+ ms\) \|/,
+    );
+    expect(md).toMatch(/\| Big namespace vs the latency floor \| ≤ 2× the floor \| \d+(\.\d+)?× /);
+    expect(md).toMatch(/\| 5 at once \| 5 \(1 stuck\) \| \d+ ms \| \d+ \| \d+\.\d\d \|/);
+    expect(md).toMatch(/\| 5 at once \| \d+ \| \d+(\.\d)? ms \| \d+(\.\d)? ms \| \d+(\.\d)? ms \|/);
+    expect(md).toMatch(/(✅ pass|❌ miss)/);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(
+      /^bench: big namespace .*[\d.]+× than the naive scan, [\d.]+× the latency floor, .* targets met \d+\/\d+$/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 90_000);
