@@ -99,9 +99,7 @@ function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, sta
           return `${r.last.name} (${r.last.phase} for ${formatDuration(now - since)})`;
         })
         .join(', ');
-      deps.logger.info(
-        `waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}`,
-      );
+      deps.logger.info(`waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}`);
     }
   })();
   return () => stop.abort();
