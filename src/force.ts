@@ -4,6 +4,7 @@
  */
 import { incomplete, logEntry, type AuditEntry, type AuditResult } from './force/audit.js';
 import type { ForceStep, ObjectStep, Plan } from './force/plan.js';
+import { enc, resourcePath } from './kube/paths.js';
 import { KubeError, type Kube, type NamespaceState } from './kube/port.js';
 import type { Clock, Logger } from './ports.js';
 
@@ -31,9 +32,7 @@ const MAX_ATTEMPTS = 3;
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 
 function objectPath(step: ObjectStep): string {
-  const { group, version, resource } = step.resource;
-  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-  return `${base}/namespaces/${encodeURIComponent(step.namespace)}/${resource}/${encodeURIComponent(step.name)}`;
+  return `${resourcePath(step.resource, step.namespace)}/${enc(step.name)}`;
 }
 
 /** The metadata a guarded write needs, from a raw object; throws on a shape no API server sends. */

@@ -1,10 +1,8 @@
-import type { ApiResource } from '../kube/port.js';
+import { resourceName } from '../kube/paths.js';
 import type { Leftover } from './types.js';
 
 /** `kialis.kiali.io` for a group resource, `pods` for a core one: the form kubectl and the conditions use. */
-export function resourceName(r: Pick<ApiResource, 'group' | 'resource'>): string {
-  return r.group ? `${r.resource}.${r.group}` : r.resource;
-}
+export { resourceName };
 
 /** `kialis.kiali.io/kiali`: how evidence names a leftover object. */
 export function objectRef(l: Leftover): string {
