@@ -20,7 +20,8 @@ export const asRecord = (x: unknown): JsonMap => (isRecord(x) ? x : {});
 
 export const clone = <T>(x: T): T => structuredClone(x);
 
-const META_ORDER: (keyof ObjectMeta | 'selfLink' | 'managedFields')[] = [
+/** ObjectMeta fields in the order the API server writes them. */
+export const META_ORDER: (keyof ObjectMeta | 'selfLink' | 'managedFields')[] = [
   'name',
   'generateName',
   'namespace',

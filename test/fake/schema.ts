@@ -1,25 +1,9 @@
 /** Field pruning for Namespace bodies (the one schema the fake knows), honouring `fieldValidation`. */
 import { badRequest } from './errors.js';
-import { isRecord } from './meta.js';
+import { isRecord, META_ORDER } from './meta.js';
 import type { JsonMap, OpContext } from './types.js';
 
-const META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+const META_FIELDS = new Set<string>(META_ORDER);
 
 const NAMESPACE_SCHEMA: Record<string, Set<string> | null> = {
   kind: null,

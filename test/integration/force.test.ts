@@ -43,16 +43,28 @@ describe('forcing over real HTTPS', () => {
   let cluster: FakeCluster;
   afterEach(() => cluster.stop());
 
-  test('kiali: the CR finalizer allowed by pattern is removed with one guarded PATCH, then the namespace is gone', async () => {
-    const s = kialiStuck({ controller: FAST });
+  /** Start the scenario's cluster and run the engine on its namespace with force on after 1 s (overridable). */
+  async function forceRun(
+    s: { cluster: FakeCluster; namespace: string },
+    inputs: Record<string, string>,
+  ): Promise<{ report: RunReport; before: Record<string, KObj[]> }> {
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
     const before = outside(cluster, s.namespace);
     const { report } = await runEngine(kubeconfig, {
       namespaces: s.namespace,
-      timeout: '10s',
+      timeout: '3s',
       force: 'on',
       'force-after': '1s',
+      ...inputs,
+    });
+    return { report, before };
+  }
+
+  test('kiali: the CR finalizer allowed by pattern is removed with one guarded PATCH, then the namespace is gone', async () => {
+    const s = kialiStuck({ controller: FAST });
+    const { report, before } = await forceRun(s, {
+      timeout: '10s',
       'force-finalizers': 'kiali.io/*',
     });
     const t = target(report, s.namespace);
@@ -89,14 +101,8 @@ describe('forcing over real HTTPS', () => {
 
   test('kubesphere: the namespace metadata finalizer is removed by PATCH of the namespace, then it is gone', async () => {
     const s = kubesphereStuck({ controller: FAST });
-    cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const before = outside(cluster, s.namespace);
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
+    const { report, before } = await forceRun(s, {
       timeout: '10s',
-      force: 'on',
-      'force-after': '1s',
       'force-finalizers': 'finalizers.kubesphere.io/*',
       'fail-on': 'stuck',
     });
@@ -111,20 +117,14 @@ describe('forcing over real HTTPS', () => {
 
   test('dead metrics APIService with force-finalize-namespace: /finalize as the last resort, then gone', async () => {
     const s = metricsApiDown({ controller: FAST });
-    cluster = s.cluster;
-    cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
-    cluster.addObject(GVR.kialis, {
+    s.cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+    s.cluster.addObject(GVR.kialis, {
       namespace: s.namespace,
       name: 'kiali',
       finalizers: ['kiali.io/finalizer'],
     });
-    const { kubeconfig } = await cluster.start();
-    const before = outside(cluster, s.namespace);
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
+    const { report, before } = await forceRun(s, {
       timeout: '10s',
-      force: 'on',
-      'force-after': '1s',
       'force-finalize-namespace': 'true',
     });
     const t = target(report, s.namespace);
@@ -147,13 +147,7 @@ describe('forcing over real HTTPS', () => {
 
   test('the same without force-finalize-namespace: nothing written, stuck, with the remedy', async () => {
     const s = metricsApiDown({ controller: FAST });
-    cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      force: 'on',
-      'force-after': '1s',
+    const { report } = await forceRun(s, {
       'force-finalizers': 'example.com/*',
     });
     const t = target(report, s.namespace);
@@ -167,13 +161,8 @@ describe('forcing over real HTTPS', () => {
 
   test('dry-run reports the exact plan and makes zero writes', async () => {
     const s = kialiStuck({ controller: FAST });
-    cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
+    const { report } = await forceRun(s, {
       force: 'dry-run',
-      'force-after': '1s',
       'force-finalizers': 'kiali.io/*',
     });
     const t = target(report, s.namespace);
@@ -189,13 +178,7 @@ describe('forcing over real HTTPS', () => {
 
   test('a pattern that matches nothing writes nothing', async () => {
     const s = kialiStuck({ controller: FAST });
-    cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      force: 'on',
-      'force-after': '1s',
+    const { report } = await forceRun(s, {
       'force-finalizers': 'example.com/*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
@@ -205,13 +188,7 @@ describe('forcing over real HTTPS', () => {
 
   test('pvc-protection with a pod still using the claim is never removed by a wildcard', async () => {
     const s = pvcInUse({ controller: FAST, graceSeconds: 3600 });
-    cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      force: 'on',
-      'force-after': '1s',
+    const { report } = await forceRun(s, {
       'force-finalizers': '*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
@@ -223,9 +200,7 @@ describe('forcing over real HTTPS', () => {
 
   test('a 409 on the first write: re-read and succeed', async () => {
     const s = kialiStuck({ controller: FAST });
-    cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    cluster.failNext(
+    s.cluster.failNext(
       { method: 'PATCH', path: /\/kialis\/kiali$/ },
       {
         status: 409,
@@ -242,13 +217,7 @@ describe('forcing over real HTTPS', () => {
         },
       },
     );
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '10s',
-      force: 'on',
-      'force-after': '1s',
-      'force-finalizers': 'kiali.io/finalizer',
-    });
+    const { report } = await forceRun(s, { timeout: '10s', 'force-finalizers': 'kiali.io/finalizer' });
     expect(target(report, s.namespace).outcome).toBe('forced');
     const patches = writes(cluster, s.namespace).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(patches).toEqual([
