@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKube } from '../../src/kube/client.js';
+import { createKube, type KubeClientOptions } from '../../src/kube/client.js';
 import type { RunReport } from '../../src/outcome.js';
 import { RecordingLogger, systemClock } from '../../src/ports.js';
 import { runTeardown } from '../../src/run.js';
@@ -29,7 +29,7 @@ export async function start(cluster: FakeCluster): Promise<Started> {
 export async function runEngine(
   kubeconfig: string,
   inputs: Record<string, string>,
-  opts: { pollMs?: number } = {},
+  opts: { pollMs?: number; kube?: KubeClientOptions } = {},
 ): Promise<{ report: RunReport; log: string[] }> {
   const settings = readSettings((name) => inputs[name] ?? '');
   const kc = new KubeConfig();
@@ -37,7 +37,13 @@ export async function runEngine(
   const logger = new RecordingLogger();
   const report = await runTeardown(
     settings,
-    { kube: createKube(kc), logger, clock: systemClock, pollMs: opts.pollMs ?? 2_000, progressMs: 500 },
+    {
+      kube: createKube(kc, opts.kube),
+      logger,
+      clock: systemClock,
+      pollMs: opts.pollMs ?? 2_000,
+      progressMs: 500,
+    },
     { repository: 'acme/shop' },
   );
   return { report, log: logger.lines };

@@ -175,6 +175,25 @@ describe('delete and wait over real HTTPS', () => {
     expect(cluster.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
   });
 
+  test('the wait survives the server ending watches at their timeoutSeconds', async () => {
+    cluster.addNamespace('pr-1');
+    holdWithFinalizer(cluster, 'pr-1');
+    await begin();
+    setTimeout(() => cluster.removeFinalizer(KIALI, 'pr-1', 'kiali', 'kiali.io/finalizer'), 2_500);
+    const started = Date.now();
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: 'pr-1', timeout: '15s' },
+      { pollMs: 60_000, kube: { watchTimeoutSeconds: 1 } },
+    );
+    expect(report.targets[0]!.outcome).toBe('gone');
+    expect(report.targets[0]!.watchRestarts).toEqual({ expired: 0, reset: 0 });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    const watches = cluster.requests.filter((r) => /watch=(1|true)/.test(r.query));
+    expect(watches.length).toBeGreaterThanOrEqual(3);
+    expect(watches.every((r) => /timeoutSeconds=1(&|$)/.test(r.query))).toBe(true);
+  });
+
   test('the wait survives a watch connection reset and a 410 Expired mid-wait', async () => {
     cluster.addNamespace('pr-1');
     holdWithFinalizer(cluster, 'pr-1');
