@@ -10,6 +10,9 @@ import { validateForcePolicy, type ForcePolicy } from './policy.js';
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
 export const FAIL_ON = ['leaked', 'stuck', 'never'] as const;
+
+/** force-after when unset: one minute, or half the timeout when that is shorter (so forcing can be verified). */
+export const DEFAULT_FORCE_AFTER_MS = 60_000;
 export type FailOn = (typeof FAIL_ON)[number];
 
 /** Everything the engine needs to know from the user. */
@@ -125,7 +128,9 @@ export function readSettings(read: InputReader): Settings {
   const timeoutMs = readDuration(read, Inputs.timeout, '5m');
   const forced = validateForcePolicy({
     force: read(Inputs.force),
-    forceAfter: readDuration(read, Inputs.forceAfter, '1m', true),
+    forceAfter: read(Inputs.forceAfter).trim()
+      ? readDuration(read, Inputs.forceAfter, '1m', true)
+      : Math.min(DEFAULT_FORCE_AFTER_MS, timeoutMs / 2),
     forceFinalizers: read(Inputs.forceFinalizers).split('\n'),
     finalizeNamespace: readBoolean(read, Inputs.forceFinalizeNamespace, false),
     timeoutMs,

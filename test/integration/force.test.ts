@@ -198,6 +198,29 @@ describe('forcing over real HTTPS', () => {
     ]);
   });
 
+  test('a namespace someone else deleted earlier is forced at once when force-after has passed', async () => {
+    const s = kialiStuck({ controller: FAST });
+    cluster = s.cluster;
+    const { kubeconfig } = await cluster.start();
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig);
+    await createKube(kc).deleteNamespace(s.namespace);
+    await new Promise((r) => setTimeout(r, 2_100));
+    cluster.requests.splice(0);
+    const started = Date.now();
+    const { report } = await runEngine(kubeconfig, {
+      namespaces: s.namespace,
+      timeout: '20s',
+      force: 'on',
+      'force-after': '1s',
+      'force-finalizers': 'kiali.io/finalizer',
+    });
+    expect(target(report, s.namespace).outcome).toBe('forced');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Already Terminating: no second DELETE, one guarded PATCH.
+    expect(cluster.requests.filter((r) => r.method !== 'GET').map((r) => r.method)).toEqual(['PATCH']);
+  });
+
   test('a 409 on the first write: re-read and succeed', async () => {
     const s = kialiStuck({ controller: FAST });
     s.cluster.failNext(

@@ -13,6 +13,16 @@ describe('readSettings', () => {
     expect(s.warnings.join('\n')).toMatch(/nothing can be forced/);
   });
 
+  test('force-after defaults to 1m, or half a shorter timeout', () => {
+    expect(
+      readSettings(reader({ namespaces: 'a', force: 'on', 'force-finalizers': 'x/*' })).force.afterMs,
+    ).toBe(60_000);
+    expect(
+      readSettings(reader({ namespaces: 'a', force: 'on', 'force-finalizers': 'x/*', timeout: '30s' })).force
+        .afterMs,
+    ).toBe(15_000);
+  });
+
   test('force policy inputs are parsed', () => {
     const s = readSettings(
       reader({
