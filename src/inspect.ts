@@ -107,11 +107,11 @@ export class Inspector {
       if (!(await this.until(at, signal)) || !current()) return;
       await this.force(current()!);
       const plan = this.result.plan!;
-      // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later;
-      // and a pass may find objects not yet being deleted by the controller: look again later.
-      at =
-        this.deps.clock.now() +
-        (plan.decision === 'not-yet' && plan.waitMs !== undefined ? plan.waitMs : FORCE_RETRY_MS);
+      // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later.
+      if (plan.decision === 'not-yet' && plan.waitMs !== undefined) at = this.deps.clock.now() + plan.waitMs;
+      // A pass that forced may have met objects the controller had not reached yet: look again later.
+      else if (plan.mode === 'on' && plan.decision === 'force') at = this.deps.clock.now() + FORCE_RETRY_MS;
+      else return;
     }
   }
 
