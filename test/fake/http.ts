@@ -155,7 +155,7 @@ function route(
   const [root, a, b] = parts;
   if (root === 'version' && parts.length === 1) return sendJson(res, 200, versionInfo(core.version));
   if (['healthz', 'livez', 'readyz'].includes(root ?? '')) return sendText(res, 200, 'ok');
-  let reply: ReturnType<typeof handleResource> | undefined;
+  let path: ReturnType<typeof parseResourcePath>;
   if (root === 'api' && parts.length === 1) {
     return sendDiscovery(core, req, res, true, () => core.discovery.apiVersions(st.serverAddress()));
   }
@@ -166,17 +166,7 @@ function route(
       const types = core.registry.all().filter((t) => t.group === '');
       return sendJson(res, 200, core.discovery.resourceList('', 'v1', types));
     }
-    const p = parseResourcePath('', 'v1', parts.slice(2));
-    if (!p) throw routeNotFound();
-    reply = handleResource(core, {
-      method,
-      path: p,
-      query: url.searchParams,
-      accept: req.headers.accept,
-      contentType: ct,
-      body,
-      res,
-    });
+    path = parseResourcePath('', 'v1', parts.slice(2));
   } else if (root === 'apis' && a) {
     if (parts.length === 2) {
       const g = core.discovery.apiGroup(a);
@@ -189,22 +179,23 @@ function route(
     if (parts.length === 3)
       return sendJson(res, 200, core.discovery.resourceList(a, b, core.discovery.typesOf(gv)));
     const p = parseResourcePath(a, b, parts.slice(3));
-    if (!p) throw routeNotFound();
-    if (!gv.local) {
+    if (p && !gv.local) {
       const t = core.discovery.typesOf(gv).find((x) => x.resource === p.resource);
       if (!t || p.name || method !== 'GET') throw routeNotFound();
       return sendJson(res, 200, { kind: `${t.kind}List`, apiVersion: `${a}/${b}`, metadata: {}, items: [] });
     }
-    reply = handleResource(core, {
-      method,
-      path: p,
-      query: url.searchParams,
-      accept: req.headers.accept,
-      contentType: ct,
-      body,
-      res,
-    });
+    path = p;
   } else throw routeNotFound();
+  if (!path) throw routeNotFound();
+  const reply = handleResource(core, {
+    method,
+    path,
+    query: url.searchParams,
+    accept: req.headers.accept,
+    contentType: ct,
+    body,
+    res,
+  });
   if (reply === 'streamed') return;
   sendJson(res, reply.code, reply.body, reply.headers, wantsYaml(req.headers.accept));
 }
