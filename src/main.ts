@@ -6,22 +6,18 @@ import { join } from 'node:path';
 import { explain } from './explain.js';
 import type { RunContext } from './outcome.js';
 import { systemClock, type Logger } from './ports.js';
+import { breakCommands } from './report/escape.js';
 import { publish } from './report/publish.js';
 import { runTeardown } from './run.js';
 import { readSettings } from './settings.js';
 
 /** A Logger on @actions/core; every line is kept from forming a workflow command. */
 export const coreLogger: Logger = {
-  info: (m) => core.info(neutralize(m)),
-  warning: (m) => core.warning(neutralize(m)),
-  debug: (m) => core.debug(neutralize(m)),
-  group: (title, fn) => core.group(neutralize(title), fn),
+  info: (m) => core.info(breakCommands(m)),
+  warning: (m) => core.warning(breakCommands(m)),
+  debug: (m) => core.debug(breakCommands(m)),
+  group: (title, fn) => core.group(breakCommands(title), fn),
 };
-
-/** Break every `::` so that no printed line can start a workflow command. */
-export function neutralize(text: string): string {
-  return text.replace(/::/g, ':\u200b:');
-}
 
 function runContext(): RunContext {
   const c = github.context;
@@ -68,6 +64,6 @@ export async function run(): Promise<void> {
     );
     await publish(report, reportPath);
   } catch (error) {
-    core.setFailed(neutralize(explain(error)));
+    core.setFailed(breakCommands(explain(error)));
   }
 }

@@ -19,7 +19,12 @@ export function oneLine(text: string): string {
  * zero-width space, so no line can start a `::command::` even after other text is stripped.
  */
 export function safeLog(text: string): string {
-  return oneLine(text).replace(/::/g, ':\u200b:');
+  return breakCommands(oneLine(text));
+}
+
+/** Every `::` broken by a zero-width space, line breaks kept: no line of `text` can start a workflow command. */
+export function breakCommands(text: string): string {
+  return text.replace(/::/g, ':\u200b:');
 }
 
 /** Cluster text for a markdown table cell or paragraph: HTML and markdown metacharacters escaped, one line, bounded. */
