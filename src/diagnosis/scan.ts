@@ -1,8 +1,9 @@
-import type { ApiResource } from '../kube/port.js';
+import type { ApiResource, Discovery, NamespaceState } from '../kube/port.js';
 import { READ_AREA } from './paths.js';
 import type { Reads } from './reads.js';
 import { resourceName } from './refs.js';
-import type { Leftover, ParsedConditions } from './types.js';
+import { checkTargeted, chooseTargets } from './scan-choice.js';
+import type { Leftover, ParsedConditions, ScanChoice } from './types.js';
 
 /** The scan plan: which types to list, and condition-named types that discovery did not return. */
 export interface ScanPlan {
@@ -34,13 +35,23 @@ export function planScan(resources: readonly ApiResource[], parsed: ParsedCondit
   return { types: [...first, ...rest], missing: [...named].filter((n) => !seen.has(n)).sort() };
 }
 
-/** Lists every planned type in the namespace, metadata only and paginated, in the bounded pool. */
-export async function scanNamespace(reads: Reads, namespace: string, plan: ScanPlan): Promise<Leftover[]> {
-  const lists = await reads.map(plan.types, async (t) => {
+/** Lists the given types in the namespace, metadata only and paginated, in the bounded pool. */
+async function listTypes(
+  reads: Reads,
+  namespace: string,
+  types: readonly ApiResource[],
+): Promise<Leftover[]> {
+  const lists = await reads.map(types, async (t) => {
     const res = { group: t.group, version: t.version, resource: t.resource };
     const items = await reads.listMetadata(`${READ_AREA.scan} ${resourceName(t)}`, res, namespace);
     return items.map((meta) => ({ resource: { ...res, kind: t.kind }, meta }));
   });
+  return lists.flat();
+}
+
+/** Lists every planned type in the namespace; condition-named types discovery lacks are recorded as errors. */
+export async function scanNamespace(reads: Reads, namespace: string, plan: ScanPlan): Promise<Leftover[]> {
+  const leftovers = await listTypes(reads, namespace, plan.types);
   for (const name of plan.missing) {
     reads.errors.push({
       what: `${READ_AREA.scan} ${name}`,
@@ -48,5 +59,57 @@ export async function scanNamespace(reads: Reads, namespace: string, plan: ScanP
         'named by NamespaceContentRemaining but not served by discovery (its group-version may be failing)',
     });
   }
-  return lists.flat();
+  return leftovers;
+}
+
+/** What the scan found, which scan it was, and how many types it listed. */
+export interface ScanResult {
+  leftovers: Leftover[];
+  choice: ScanChoice;
+  listedTypes: number;
+}
+
+/** How the scan is chosen: `auto` tries the targeted scan first; `full` always lists every type. */
+export interface ScanSettings {
+  mode: 'auto' | 'full';
+  now: number;
+  firstPassMs: number;
+}
+
+/**
+ * The namespace scan: only the types the controller's conditions name when they can be trusted and discovery is
+ * healthy, checked against the conditions' counts; otherwise (or when that check fails) every listable type.
+ */
+export async function scan(
+  reads: Reads,
+  ns: NamespaceState,
+  parsed: ParsedConditions,
+  discovery: Discovery | undefined,
+  settings: ScanSettings,
+): Promise<ScanResult> {
+  const plan = planScan(discovery?.resources ?? [], parsed);
+  let choice: ScanChoice = { mode: 'full', reason: 'requested', detail: 'the full scan was asked for' };
+  if (settings.mode === 'auto') {
+    const discoveryError = reads.errors.find((e) => e.what === READ_AREA.discovery)?.error;
+    const target = chooseTargets({
+      namespace: ns,
+      parsed,
+      discovery,
+      ...(discoveryError ? { discoveryError } : {}),
+      listable: plan.types,
+      now: settings.now,
+      firstPassMs: settings.firstPassMs,
+    });
+    choice = target.choice;
+    if (choice.mode === 'targeted') {
+      const before = reads.errors.length;
+      const leftovers = await listTypes(reads, ns.name, target.types);
+      const refused = checkTargeted(ns, parsed, leftovers);
+      if (!refused) return { leftovers, choice, listedTypes: target.types.length };
+      // The full scan lists these types again; its errors are the ones to report.
+      reads.errors.splice(before);
+      choice = { ...refused, detail: `${refused.detail} (after ${target.types.length} targeted list(s))` };
+    }
+  }
+  return { leftovers: await scanNamespace(reads, ns.name, plan), choice, listedTypes: plan.types.length };
 }
