@@ -1,6 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, takeSnapshot } from './diagnosis/index.js';
-import type { Finding } from './diagnosis/types.js';
+import type { Finding, ScanChoice } from './diagnosis/types.js';
 import { formatDuration } from './duration.js';
 import { executePlan, type AuditEntry } from './force.js';
 import type { Kube, NamespaceState } from './kube/port.js';
@@ -26,6 +26,8 @@ export interface InspectDeps {
 export interface Inspection {
   findings: Finding[];
   diagnosedBecause?: string;
+  /** Which namespace scan the last diagnosis ran, and why. */
+  scan?: ScanChoice;
   plan?: Plan;
   audit: AuditEntry[];
   /** True when a forced write was made (mode `on`), so the outcome of a gone namespace is `forced`. */
@@ -33,11 +35,14 @@ export interface Inspection {
 }
 
 /** Read-only: snapshot the namespace and run the rules. */
-async function diagnoseNow(deps: InspectDeps, ns: NamespaceState): Promise<Finding[]> {
+async function diagnoseNow(
+  deps: InspectDeps,
+  ns: NamespaceState,
+): Promise<{ findings: Finding[]; scan: ScanChoice }> {
   const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now() });
   for (const e of snapshot.readErrors)
     deps.logger.warning(`${ns.name}: could not read ${e.what}: ${e.error}`);
-  return diagnose(snapshot);
+  return { findings: diagnose(snapshot), scan: snapshot.scan };
 }
 
 /**
@@ -57,11 +62,12 @@ export class Inspector {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const findings = await diagnoseNow(this.deps, ns);
-      logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s)`);
+      const { findings, scan } = await diagnoseNow(this.deps, ns);
+      logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s), ${scan.mode} scan`);
       for (const f of findings) logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
       this.result.findings = findings;
       this.result.diagnosedBecause = because;
+      this.result.scan = scan;
     } catch (error) {
       logger.warning(`${ns.name}: diagnosis failed: ${(error as Error).message}`);
     }

@@ -40,8 +40,8 @@ export function chooseTargets(c: ScanContext): { types: ApiResource[]; choice: S
 }
 
 function refuse(c: ScanContext): ScanChoice | undefined {
-  const { parsed, namespace: ns } = c;
-  const half = c.parsed.unparsed.find((u) => REMAINING_TYPES.includes(u.type) && u.status === 'True');
+  const { parsed } = c;
+  const half = parsed.unparsed.find((u) => REMAINING_TYPES.includes(u.type) && u.status === 'True');
   if (half) return full('conditions-absent', `${half.type} is not fully understood`);
   if (!parsed.contentRemaining?.counts.length) {
     return full('conditions-absent', 'no NamespaceContentRemaining condition names remaining types');
