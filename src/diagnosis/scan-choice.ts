@@ -3,44 +3,24 @@ import { objectRef, resourceName } from './refs.js';
 import type { Leftover, ParsedConditions, ScanChoice } from './types.js';
 
 /**
- * Whether the namespace controller's conditions can stand in for a full scan. Pure: the snapshot asks before
- * listing (`chooseTargets`) and checks what the targeted lists found afterwards (`checkTargeted`).
+ * Whether the namespace controller's conditions can stand in for a full scan. Pure: the scan asks before
+ * discovery (`refuseConditions`), before listing (`chooseTargets`) and after (`checkTargeted`).
  */
 
 /** The controller's first pass comes this long after the deletion (namespaceDeletionGracePeriod upstream). */
 export const CONTROLLER_FIRST_PASS_MS = 5000;
 
-/** The parts of the namespace state that decide the scan. */
-export interface ScanContext {
-  namespace: NamespaceState;
-  parsed: ParsedConditions;
-  /** undefined when discovery itself failed. */
-  discovery: Discovery | undefined;
-  /** The discovery error, when there was one. */
-  discoveryError?: string;
-  /** Listable namespaced types, one version each (the full scan's plan). */
-  listable: readonly ApiResource[];
-  now: number;
-  firstPassMs: number;
-}
-
 const full = (reason: ScanChoice['reason'], detail: string): ScanChoice => ({ mode: 'full', reason, detail });
 
 const REMAINING_TYPES = ['NamespaceContentRemaining', 'NamespaceFinalizersRemaining'];
 
-/** The types to list when the conditions can be trusted, or why the full scan must run instead. */
-export function chooseTargets(c: ScanContext): { types: ApiResource[]; choice: ScanChoice } {
-  const choice = refuse(c);
-  if (choice) return { types: [], choice };
-  const counts = c.parsed.contentRemaining?.counts ?? [];
-  const named = new Set(counts.map(resourceName));
-  const types = c.listable.filter((t) => named.has(resourceName(t)));
-  const list = counts.map((n) => `${resourceName(n)} (${n.count})`).join(', ');
-  return { types, choice: { mode: 'targeted', reason: 'conditions-name-types', detail: `listed ${list}` } };
-}
-
-function refuse(c: ScanContext): ScanChoice | undefined {
-  const { parsed } = c;
+/** Before discovery: why the conditions cannot stand in for a full scan (absent, incomplete, stale), if so. */
+export function refuseConditions(
+  ns: NamespaceState,
+  parsed: ParsedConditions,
+  now: number,
+  firstPassMs: number,
+): ScanChoice | undefined {
   const half = parsed.unparsed.find((u) => REMAINING_TYPES.includes(u.type) && u.status === 'True');
   if (half) return full('conditions-absent', `${half.type} is not fully understood`);
   if (!parsed.contentRemaining?.counts.length) {
@@ -52,19 +32,51 @@ function refuse(c: ScanContext): ScanChoice | undefined {
   ] as const) {
     if (cond) return full('conditions-absent', `${what} is True: the controller did not count every type`);
   }
-  const stale = staleness(c);
-  if (stale) return full('conditions-stale', stale);
-  if (!c.discovery) return full('discovery-failed', `discovery failed: ${c.discoveryError ?? 'no answer'}`);
+  const stale = staleness(ns, now, firstPassMs);
+  return stale ? full('conditions-stale', stale) : undefined;
+}
+
+/** Whether any type the conditions name is in the core group (so discovery must include it). */
+export function namesCoreTypes(parsed: ParsedConditions): boolean {
+  return (parsed.contentRemaining?.counts ?? []).some((c) => c.group === '');
+}
+
+/**
+ * After discovery: the types to list, or why the full scan must run instead (discovery failed — ours or the
+ * controller's — or a named type is not served). `listable` is the full scan's plan.
+ */
+export function chooseTargets(
+  parsed: ParsedConditions,
+  discovery: Discovery | undefined,
+  discoveryError: string | undefined,
+  listable: readonly ApiResource[],
+): { types: ApiResource[]; choice: ScanChoice } {
+  const refused = refuseDiscovery(parsed, discovery, discoveryError, listable);
+  if (refused) return { types: [], choice: refused };
+  const counts = parsed.contentRemaining?.counts ?? [];
+  const named = new Set(counts.map(resourceName));
+  const types = listable.filter((t) => named.has(resourceName(t)));
+  const list = counts.map((n) => `${resourceName(n)} (${n.count})`).join(', ');
+  return { types, choice: { mode: 'targeted', reason: 'conditions-name-types', detail: `listed ${list}` } };
+}
+
+function refuseDiscovery(
+  parsed: ParsedConditions,
+  discovery: Discovery | undefined,
+  discoveryError: string | undefined,
+  listable: readonly ApiResource[],
+): ScanChoice | undefined {
+  if (!discovery) return full('discovery-failed', `discovery failed: ${discoveryError ?? 'no answer'}`);
   const failing = [
-    ...c.discovery.failed.map((f) => f.groupVersion),
+    ...discovery.failed.map((f) => f.groupVersion),
     ...(parsed.discoveryFailure?.failing ?? []),
   ];
   if (failing.length || parsed.discoveryFailure) {
     const gvs = [...new Set(failing)].sort().join(', ') || 'unknown group-versions';
     return full('discovery-failed', `discovery failed for ${gvs}`);
   }
-  const served = new Set(c.listable.map(resourceName));
-  const unserved = parsed.contentRemaining.counts.map(resourceName).filter((n) => !served.has(n));
+  const served = new Set(listable.map(resourceName));
+  const unserved = (parsed.contentRemaining?.counts ?? []).map(resourceName).filter((n) => !served.has(n));
   if (unserved.length) {
     return full(
       'discovery-failed',
@@ -75,16 +87,16 @@ function refuse(c: ScanContext): ScanChoice | undefined {
 }
 
 /** Why the conditions may not describe the namespace as it is now, if they may not. */
-function staleness(c: ScanContext): string | undefined {
-  const deleted = Date.parse(c.namespace.deletionTimestamp ?? '');
+function staleness(ns: NamespaceState, now: number, firstPassMs: number): string | undefined {
+  const deleted = Date.parse(ns.deletionTimestamp ?? '');
   if (Number.isNaN(deleted)) return 'the namespace has no deletionTimestamp';
-  const age = c.now - deleted;
-  if (age < c.firstPassMs) {
-    return `deleted ${Math.max(0, Math.round(age))} ms ago, before the namespace controller's first pass (${c.firstPassMs} ms)`;
+  const age = now - deleted;
+  if (age < firstPassMs) {
+    return `deleted ${Math.max(0, Math.round(age))} ms ago, before the namespace controller's first pass (${firstPassMs} ms)`;
   }
-  const since = transitionOf(c.namespace);
+  const since = transitionOf(ns);
   if (since === undefined) return 'NamespaceContentRemaining has no lastTransitionTime';
-  const created = Date.parse(c.namespace.creationTimestamp ?? '');
+  const created = Date.parse(ns.creationTimestamp ?? '');
   if (since < deleted || since < created) {
     return `NamespaceContentRemaining's lastTransitionTime predates the namespace's ${since < deleted ? 'deletion' : 'creation'}`;
   }

@@ -2,7 +2,7 @@ import type { ApiResource, Discovery, NamespaceState } from '../kube/port.js';
 import { READ_AREA } from './paths.js';
 import type { Reads } from './reads.js';
 import { resourceName } from './refs.js';
-import { checkTargeted, chooseTargets } from './scan-choice.js';
+import { checkTargeted, chooseTargets, namesCoreTypes, refuseConditions } from './scan-choice.js';
 import type { Leftover, ParsedConditions, ScanChoice } from './types.js';
 
 /** The scan plan: which types to list, and condition-named types that discovery did not return. */
@@ -62,10 +62,12 @@ export async function scanNamespace(reads: Reads, namespace: string, plan: ScanP
   return leftovers;
 }
 
-/** What the scan found, which scan it was, and how many types it listed. */
+/** What the scan found, which scan it was, the discovery it used, and how many types it listed. */
 export interface ScanResult {
   leftovers: Leftover[];
   choice: ScanChoice;
+  /** undefined when discovery failed. */
+  discovery: Discovery | undefined;
   listedTypes: number;
 }
 
@@ -76,40 +78,53 @@ export interface ScanSettings {
   firstPassMs: number;
 }
 
+const discover = (reads: Reads, core: boolean): Promise<Discovery | undefined> =>
+  reads.call(READ_AREA.discovery, (r) => r.discover({ core }));
+
 /**
- * The namespace scan: only the types the controller's conditions name when they can be trusted and discovery is
- * healthy, checked against the conditions' counts; otherwise (or when that check fails) every listable type.
+ * Discovery and the namespace scan: only the types the controller's conditions name when they can be trusted and
+ * discovery is healthy (without the core group when none of them is core), checked against the conditions'
+ * counts; otherwise, or when that check fails, full discovery and every listable type.
  */
 export async function scan(
   reads: Reads,
   ns: NamespaceState,
   parsed: ParsedConditions,
-  discovery: Discovery | undefined,
   settings: ScanSettings,
 ): Promise<ScanResult> {
-  const plan = planScan(discovery?.resources ?? [], parsed);
-  let choice: ScanChoice = { mode: 'full', reason: 'requested', detail: 'the full scan was asked for' };
-  if (settings.mode === 'auto') {
-    const discoveryError = reads.errors.find((e) => e.what === READ_AREA.discovery)?.error;
-    const target = chooseTargets({
-      namespace: ns,
-      parsed,
-      discovery,
-      ...(discoveryError ? { discoveryError } : {}),
-      listable: plan.types,
-      now: settings.now,
-      firstPassMs: settings.firstPassMs,
-    });
-    choice = target.choice;
-    if (choice.mode === 'targeted') {
-      const before = reads.errors.length;
-      const leftovers = await listTypes(reads, ns.name, target.types);
-      const refused = checkTargeted(ns, parsed, leftovers);
-      if (!refused) return { leftovers, choice, listedTypes: target.types.length };
-      // The full scan lists these types again; its errors are the ones to report.
-      reads.errors.splice(before);
-      choice = { ...refused, detail: `${refused.detail} (after ${target.types.length} targeted list(s))` };
-    }
+  if (settings.mode === 'full') {
+    const choice: ScanChoice = { mode: 'full', reason: 'requested', detail: 'the full scan was asked for' };
+    return fullScan(reads, ns, parsed, await discover(reads, true), choice);
   }
-  return { leftovers: await scanNamespace(reads, ns.name, plan), choice, listedTypes: plan.types.length };
+  const refused = refuseConditions(ns, parsed, settings.now, settings.firstPassMs);
+  if (refused) return fullScan(reads, ns, parsed, await discover(reads, true), refused);
+  const before = reads.errors.length;
+  const core = namesCoreTypes(parsed);
+  const discovery = await discover(reads, core);
+  const discovered = reads.errors.length;
+  const error = reads.errors.slice(before).find((e) => e.what === READ_AREA.discovery)?.error;
+  const plan = planScan(discovery?.resources ?? [], parsed);
+  const target = chooseTargets(parsed, discovery, error, plan.types);
+  let choice = target.choice;
+  if (choice.mode === 'targeted') {
+    const leftovers = await listTypes(reads, ns.name, target.types);
+    const unlike = checkTargeted(ns, parsed, leftovers);
+    if (!unlike) return { leftovers, choice, discovery, listedTypes: target.types.length };
+    choice = { ...unlike, detail: `${unlike.detail} (after ${target.types.length} targeted list(s))` };
+  }
+  // The full scan lists (and reports) every type again; a discovery without the core group is not enough for it.
+  reads.errors.splice(core ? discovered : before);
+  return fullScan(reads, ns, parsed, core ? discovery : await discover(reads, true), choice);
+}
+
+async function fullScan(
+  reads: Reads,
+  ns: NamespaceState,
+  parsed: ParsedConditions,
+  discovery: Discovery | undefined,
+  choice: ScanChoice,
+): Promise<ScanResult> {
+  const plan = planScan(discovery?.resources ?? [], parsed);
+  const leftovers = await scanNamespace(reads, ns.name, plan);
+  return { leftovers, choice, discovery, listedTypes: plan.types.length };
 }

@@ -9,7 +9,6 @@ import {
 } from './cluster-reads.js';
 import { parseConditions } from './conditions.js';
 import { isBuiltInFinalizer } from './finalizers.js';
-import { READ_AREA } from './paths.js';
 import { Reads } from './reads.js';
 import { compareText } from './refs.js';
 import { scan } from './scan.js';
@@ -45,13 +44,13 @@ export async function takeSnapshot(
   const takenAt = new Date(now).toISOString();
   const reads = new Reads(reader, positive(opts.concurrency, 8), positive(opts.pageSize, 500));
   const parsed = parseConditions(ns.conditions);
-  const discovered = await reads.call(READ_AREA.discovery, (r) => r.discover());
-  const discovery = discovered ?? NO_DISCOVERY;
-  const { leftovers, choice, listedTypes } = await scan(reads, ns, parsed, discovered, {
+  const scanned = await scan(reads, ns, parsed, {
     mode: opts.scan ?? 'auto',
     now,
     firstPassMs: opts.controllerFirstPassMs ?? CONTROLLER_FIRST_PASS_MS,
   });
+  const { leftovers, choice, listedTypes } = scanned;
+  const discovery = scanned.discovery ?? NO_DISCOVERY;
   const [apiServices, webhooks, podsAndNodes, crds, workloads] = await Promise.all([
     readApiServices(reads),
     parsed.contentFailure ? readWebhooks(reads) : [],

@@ -43,6 +43,8 @@ describe('takeSnapshot: the targeted scan', () => {
       ],
     ]);
     expect(s.discovery.listedTypes).toBe(1);
+    // No core type is named: discovery leaves out the core group.
+    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: false }]]);
     expect(s.leftovers.map((l) => l.meta.name)).toEqual(['kiali']);
     // The cluster reads the rules need still happen: the CRD of the finalized type, workloads, APIServices.
     expect(kube.rawPaths()).toContain(
@@ -196,6 +198,28 @@ const fallbacks: FallbackRow[] = [
     opts: { scan: 'full' },
   },
 ];
+
+describe('takeSnapshot: discovery for the targeted scan', () => {
+  it('discovers the core group too when the conditions name a core type', async () => {
+    const pods = [1, 2].map((i) =>
+      meta({ name: `web-${i}`, creationTimestamp: ago(3600), deletionTimestamp: ago(600) }),
+    );
+    const ns = namespace({
+      conditions: conditions({ NamespaceContentRemaining: ['SomeResourcesRemain', TEXT.podsRemaining] }),
+    });
+    const { kube, s } = await snap({ objects: { '/pods': pods } }, ns);
+    expect(s.scan.mode).toBe('targeted');
+    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: true }]]);
+    expect(listed(kube.of('listMetadata'))).toEqual(['pods']);
+  });
+
+  it('a fallback after a discovery without the core group discovers again, with it', async () => {
+    const { kube, s } = await snap({}, stuck());
+    expect(s.scan.reason).toBe('fewer-than-counted');
+    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: false }], [{ core: true }]]);
+    expect(listed(kube.of('listMetadata')).sort()).toEqual(['configmaps', 'kialis', 'kialis', 'pods']);
+  });
+});
 
 describe('takeSnapshot: falls back to the full scan', () => {
   it.each(fallbacks)('$name', async ({ ns, data, opts, reason, detail }) => {
