@@ -29,6 +29,7 @@ export const policy = (over: Partial<ForcePolicy> = {}): ForcePolicy => ({
   afterMs: 10 * MINUTE,
   finalizerPatterns: [],
   finalizeNamespace: false,
+  deletePods: 'off',
   ...over,
 });
 

@@ -287,6 +287,7 @@ describe('forcing over real HTTPS', () => {
       afterMs: 0,
       finalizerPatterns: ['kiali.io/*'],
       finalizeNamespace: true,
+      deletePods: 'off' as const,
     };
     const plan = decide(policy, old, [finding], Date.now() + 1000, () => false);
     expect(plan.decision).toBe('force');

@@ -44,7 +44,7 @@ function report(targets: TargetReport[]): RunReport {
       timeout: '5m',
       failOn: 'leaked',
       namespaces: ['pr-1'],
-      force: { mode: 'off', afterMs: 60_000, finalizerPatterns: [], finalizeNamespace: false },
+      force: { mode: 'off', afterMs: 60_000, finalizerPatterns: [], finalizeNamespace: false, deletePods: 'off' },
     },
     targets,
     result: targets.some((t) => t.outcome === 'stuck') ? 'stuck' : 'clean',
