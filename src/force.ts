@@ -131,16 +131,13 @@ async function runStep(run: Run, step: ForceStep): Promise<Outcome> {
 
 function halted(step: ForceStep, halt: 'gone' | 'recreated'): Outcome {
   const result =
-    halt === 'recreated'
-      ? 'skipped: recreated'
-      : isContent(step)
-        ? 'skipped: namespace gone'
-        : 'gone';
+    halt === 'recreated' ? 'skipped: recreated' : isContent(step) ? 'skipped: namespace gone' : 'gone';
   return { result, before: step.finalizers, after: step.finalizers };
 }
 
 /** Steps on objects in the namespace (not on the namespace itself). */
-const isContent = (step: ForceStep): boolean => step.kind === 'object-finalizers' || step.kind === 'pod-delete';
+const isContent = (step: ForceStep): boolean =>
+  step.kind === 'object-finalizers' || step.kind === 'pod-delete';
 
 /** The /finalize result when earlier writes failed: which ones, so the summary says what to fix. */
 function heldBack(failures: readonly AuditEntry[]): AuditResult {

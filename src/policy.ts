@@ -186,7 +186,11 @@ function patternNotes(
 }
 
 /** The decision once the steps are known; `waitMs` when only pods inside the node-lost threshold remain. */
-function decisionOf(steps: number, refusals: number, waitMs: number | undefined): Pick<Plan, 'decision' | 'waitMs'> {
+function decisionOf(
+  steps: number,
+  refusals: number,
+  waitMs: number | undefined,
+): Pick<Plan, 'decision' | 'waitMs'> {
   if (steps > 0) return { decision: 'force' };
   if (waitMs !== undefined) return { decision: 'not-yet', waitMs };
   return { decision: refusals > 0 ? 'nothing-allowed' : 'nothing-to-force' };
@@ -220,10 +224,16 @@ export function decide(
     ...(meta.step ? [meta.step] : []),
     ...(fin.step ? [fin.step] : []),
   ];
-  const refusals = [...pods.refusals, ...objects.flatMap((o) => o.refusals), ...meta.refusals, ...fin.refusals];
+  const refusals = [
+    ...pods.refusals,
+    ...objects.flatMap((o) => o.refusals),
+    ...meta.refusals,
+    ...fin.refusals,
+  ];
   const blocking = [...objects.flatMap((o) => o.object.finalizers), ...ns.metadataFinalizers];
   const notes = [...pods.notes, ...patternNotes(patterns, { steps }, blocking), ...fin.notes];
   const decided = decisionOf(steps.length, refusals.length, pods.waitMs);
-  if (decided.decision === 'nothing-to-force') notes.push('nothing blocks the namespace that forcing could change');
+  if (decided.decision === 'nothing-to-force')
+    notes.push('nothing blocks the namespace that forcing could change');
   return { ...base, ...decided, steps, refusals, notes };
 }

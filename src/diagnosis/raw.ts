@@ -111,7 +111,12 @@ export function toNode(name: string, o: unknown): NodeState {
   if (o === undefined) return { name, exists: false, ready: 'Unknown' };
   const ready = condition(o, 'Ready');
   const since = str(ready?.lastTransitionTime);
-  return { name, exists: true, ready: str(ready?.status) ?? 'Unknown', ...(since ? { readySince: since } : {}) };
+  return {
+    name,
+    exists: true,
+    ready: str(ready?.status) ?? 'Unknown',
+    ...(since ? { readySince: since } : {}),
+  };
 }
 
 /** A CRD's group, plural and kind, with Helm and app.kubernetes.io hints about who installed it. */

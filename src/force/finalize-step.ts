@@ -28,14 +28,22 @@ export interface EarlierSteps {
 }
 
 /** One leftover in words: why it stays, or undefined when the earlier steps let it go. */
-function staysBecause(l: Leftover, objects: readonly ObjectPlan[], pods: ReadonlySet<string>): string | undefined {
+function staysBecause(
+  l: Leftover,
+  objects: readonly ObjectPlan[],
+  pods: ReadonlySet<string>,
+): string | undefined {
   const plan = objects.find((o) => o.object.uid === l.meta.uid);
-  const keeps = plan ? plan.keep : l.meta.finalizers;
   const deleting = l.meta.deletionTimestamp !== undefined;
+  // Step 1 skips an object not marked for deletion, so it keeps every finalizer it has.
+  const keeps = plan && deleting ? plan.keep : l.meta.finalizers;
   if (l.resource.group === '' && l.resource.resource === 'pods' && pods.has(l.meta.uid)) return undefined;
   // A deleting object whose last finalizers step 1 removes goes; one the kubelet must still confirm stays.
   if (deleting && keeps.length === 0) return plan ? undefined : 'being deleted';
-  const parts = [...(deleting ? [] : ['never marked for deletion']), ...(keeps.length ? [`keeps ${keeps.join(', ')}`] : [])];
+  const parts = [
+    ...(deleting ? [] : ['never marked for deletion']),
+    ...(keeps.length ? [`keeps ${keeps.join(', ')}`] : []),
+  ];
   return parts.join('; ') || 'being deleted';
 }
 
@@ -53,7 +61,10 @@ function orphansOf(ns: NamespaceState, objects: readonly ObjectPlan[], earlier: 
     .filter((o) => o.keep.length > 0 && !seen.has(o.object.uid))
     .map((o) => `${o.object.label} (keeps ${o.keep.join(', ')})`);
   const all = sorted([...named, ...kept]);
-  const listed = all.length > ORPHANS_LISTED ? [...all.slice(0, ORPHANS_LISTED), `${all.length - ORPHANS_LISTED} more object(s)`] : all;
+  const listed =
+    all.length > ORPHANS_LISTED
+      ? [...all.slice(0, ORPHANS_LISTED), `${all.length - ORPHANS_LISTED} more object(s)`]
+      : all;
   const remaining = failing(ns, 'NamespaceContentRemaining');
   const discovery = failing(ns, 'NamespaceDeletionDiscoveryFailure');
   return [
@@ -87,7 +98,9 @@ function blockersAfter(
         ids.push(f.id);
         onlyFinalize = true;
       } else if (t.kind === 'pod-on-lost-node' && !podsHandled.has(t.uid)) {
-        why.push(`pods/${t.name} cannot finish terminating: ${t.nodeExists ? `node ${t.node} is NotReady` : `node ${t.node} is gone`}`);
+        why.push(
+          `pods/${t.name} cannot finish terminating: ${t.nodeExists ? `node ${t.node} is NotReady` : `node ${t.node} is gone`}`,
+        );
         ids.push(f.id);
       }
     }
@@ -110,7 +123,8 @@ export function planFinalize(
 ): { step?: FinalizeStep; refusals: Refusal[]; notes: string[] } {
   const { why, ids, onlyFinalize, guesses } = blockersAfter(findings, objects, earlier.podsHandled);
   const guessNotes = guesses.map(
-    (g) => `not a reason for /finalize on its own: ${g} is a guess below the ${FINALIZE_MIN_CONFIDENCE} confidence threshold`,
+    (g) =>
+      `not a reason for /finalize on its own: ${g} is a guess below the ${FINALIZE_MIN_CONFIDENCE} confidence threshold`,
   );
   const done = planFinalizeStep(allowed, ns, objects, metadataKeep, { why, ids, onlyFinalize }, earlier);
   return { ...done, notes: [...guessNotes, ...done.notes] };

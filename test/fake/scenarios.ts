@@ -173,3 +173,60 @@ export function webhookBlocksDelete(opts?: FakeClusterOptions): {
   });
   return { cluster, namespace, webhook: 'deny-delete.example.com', configMap: 'app-config', service };
 }
+
+/**
+ * Kiali CR `kiali` (kiali.io/finalizer) in preview-1, and a Fail-policy validating webhook on kialis DELETE whose
+ * service is down: the namespace controller's delete is refused, so the CR is never marked for deletion.
+ */
+export function webhookBlocksCR(opts?: FakeClusterOptions): {
+  cluster: FakeCluster;
+  namespace: string;
+  webhook: string;
+} {
+  const cluster = new FakeCluster(opts);
+  const namespace = 'preview-1';
+  cluster.addNamespace(namespace, { labels: previewLabels });
+  cluster.addCRD({
+    group: 'kiali.io',
+    version: 'v1alpha1',
+    kind: 'Kiali',
+    plural: 'kialis',
+    namespaced: true,
+  });
+  cluster.addObject(GVR.kialis, { namespace, name: 'kiali', finalizers: ['kiali.io/finalizer'] });
+  const webhook = 'kiali-guard.example.com';
+  cluster.addWebhook({
+    kind: 'Validating',
+    name: webhook,
+    failurePolicy: 'Fail',
+    resources: ['kialis'],
+    operations: ['DELETE'],
+    service: { namespace: 'kiali-operator', name: 'kiali-guard' },
+    down: true,
+  });
+  return { cluster, namespace, webhook };
+}
+
+/**
+ * Pod `db-0` mounts PVC `data` (kubernetes.io/pvc-protection) on `node-1`, which stopped reporting `lostMinutes`
+ * ago (default 10): with pods-first deletion the pod stays Terminating and the claim is never deleted.
+ */
+export function claimOnLostNode(opts?: FakeClusterOptions & { lostMinutes?: number }): {
+  cluster: FakeCluster;
+  namespace: string;
+  pvc: string;
+  pod: string;
+  node: string;
+} {
+  const cluster = new FakeCluster(opts);
+  const namespace = 'preview-1';
+  cluster.addNamespace(namespace, { labels: previewLabels });
+  cluster.addNode('node-1', false, { since: new Date(Date.now() - (opts?.lostMinutes ?? 10) * 60_000) });
+  cluster.addObject(GVR.persistentvolumeclaims, {
+    namespace,
+    name: 'data',
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  });
+  cluster.addPod(namespace, 'db-0', { nodeName: 'node-1', claims: ['data'], graceSeconds: 30 });
+  return { cluster, namespace, pvc: 'data', pod: 'db-0', node: 'node-1' };
+}

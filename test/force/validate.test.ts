@@ -25,13 +25,27 @@ const rows: Row[] = [
     name: 'a valid policy',
     given: {},
     expect: {
-      policy: { mode: 'on', afterMs: 10 * MIN, finalizerPatterns: ['kiali.io/*'], finalizeNamespace: false, deletePods: 'off' },
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: ['kiali.io/*'],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
     },
   },
   {
     name: 'empty force means off; force-after may then exceed timeout',
     given: { force: '', forceAfter: 30 * MIN, forceFinalizers: [] },
-    expect: { policy: { mode: 'off', afterMs: 30 * MIN, finalizerPatterns: [], finalizeNamespace: false, deletePods: 'off' } },
+    expect: {
+      policy: {
+        mode: 'off',
+        afterMs: 30 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
+    },
   },
   {
     name: 'patterns are trimmed, blank ones dropped, duplicates removed in order',
@@ -90,7 +104,13 @@ const rows: Row[] = [
     name: 'on with nothing allowed: a warning, not an error',
     given: { forceFinalizers: [] },
     expect: {
-      policy: { mode: 'on', afterMs: 10 * MIN, finalizerPatterns: [], finalizeNamespace: false, deletePods: 'off' },
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
       warnings: [
         '"force" is on but "force-finalizers" is empty, "force-finalize-namespace" is false and "force-delete-pods" is off: nothing can be forced.',
       ],
@@ -100,7 +120,13 @@ const rows: Row[] = [
     name: 'force inputs set while off: a warning',
     given: { force: 'off', finalizeNamespace: true, forceFinalizers: [] },
     expect: {
-      policy: { mode: 'off', afterMs: 10 * MIN, finalizerPatterns: [], finalizeNamespace: true, deletePods: 'off' },
+      policy: {
+        mode: 'off',
+        afterMs: 10 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: true,
+        deletePods: 'off',
+      },
       warnings: ['Force inputs are set but "force" is off: nothing will be forced.'],
     },
   },
@@ -143,7 +169,13 @@ const rows: Row[] = [
     name: '"*" is allowed with a warning',
     given: { forceFinalizers: ['*'] },
     expect: {
-      policy: { mode: 'on', afterMs: 10 * MIN, finalizerPatterns: ['*'], finalizeNamespace: false, deletePods: 'off' },
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: ['*'],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
       warnings: [
         '"force-finalizers" holds "*": any finalizer may be removed, except built-in ones that still wait or guard infrastructure, which must be named exactly.',
       ],

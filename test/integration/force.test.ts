@@ -4,38 +4,9 @@ import { createKube } from '../../src/kube/client.js';
 import { RecordingLogger, systemClock } from '../../src/ports.js';
 import { decide } from '../../src/policy.js';
 import type { RunReport } from '../../src/outcome.js';
-import {
-  FakeCluster,
-  GVR,
-  kialiStuck,
-  kubesphereStuck,
-  metricsApiDown,
-  pvcInUse,
-  type RequestRecord,
-} from '../fake/index.js';
+import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown, pvcInUse } from '../fake/index.js';
+import { outside, writes, type KObj } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';
-
-type KObj = { metadata: { namespace?: string; name: string; uid: string } };
-
-/** Requests that change something, other than the DELETE of the target namespace itself. */
-function writes(cluster: FakeCluster, target: string): RequestRecord[] {
-  return cluster.requests.filter(
-    (r) => r.method !== 'GET' && !(r.method === 'DELETE' && r.path === `/api/v1/namespaces/${target}`),
-  );
-}
-
-/** Everything stored, minus the target namespace and its content. */
-function outside(cluster: FakeCluster, target: string): Record<string, KObj[]> {
-  const snap = cluster.snapshot() as Record<string, KObj[]>;
-  const out: Record<string, KObj[]> = {};
-  for (const [type, items] of Object.entries(snap)) {
-    const kept = items.filter(
-      (o) => o.metadata.namespace !== target && !(type === 'namespaces' && o.metadata.name === target),
-    );
-    if (kept.length) out[type] = kept;
-  }
-  return out;
-}
 
 const target = (report: RunReport, name: string) => report.targets.find((t) => t.name === name)!;
 
