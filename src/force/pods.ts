@@ -1,5 +1,5 @@
 /** Step 0 of the plan: pods whose node is lost, and whether force-delete-pods allows deleting them now. Pure. */
-import type { Finding } from '../diagnosis/types.js';
+import type { Finding, ForceTarget } from '../diagnosis/types.js';
 import { formatDuration } from '../duration.js';
 import { objectLabel, type PodDeleteStep, type Refusal } from './plan.js';
 import { byText, sorted } from './steps.js';
@@ -20,16 +20,10 @@ export const POD_DELETE_RISK =
 const PODS = { group: '', version: 'v1', resource: 'pods', kind: 'Pod' } as const;
 
 /** A terminating pod on a node that is gone or NotReady, as findings name it. */
-export interface LostPod {
-  name: string;
-  uid: string;
-  node: string;
-  nodeExists: boolean;
-  ready: string;
-  readySince?: string;
+export type LostPod = Omit<Extract<ForceTarget, { kind: 'pod-on-lost-node' }>, 'kind'> & {
   label: string;
   findings: Finding[];
-}
+};
 
 /** Pods named by `pod-on-lost-node` targets, merged by UID and sorted by name. */
 export function lostPods(findings: readonly Finding[]): LostPod[] {
@@ -37,7 +31,8 @@ export function lostPods(findings: readonly Finding[]): LostPod[] {
   for (const f of findings) {
     for (const t of f.targets ?? []) {
       if (t.kind !== 'pod-on-lost-node') continue;
-      const known = byUid.get(t.uid) ?? { ...t, label: objectLabel(PODS, t.name), findings: [] };
+      const { kind: _, ...pod } = t;
+      const known = byUid.get(t.uid) ?? { ...pod, label: objectLabel(PODS, t.name), findings: [] };
       if (!known.findings.includes(f)) known.findings.push(f);
       byUid.set(t.uid, known);
     }

@@ -41,17 +41,8 @@ export function cleanNamespaces(
   return { cluster, namespaces, selector: `${PREVIEW_LABEL.key}=${PREVIEW_LABEL.value}` };
 }
 
-/** istio-system holds Kiali CR `kiali` with `kiali.io/finalizer`; no kiali operator runs. */
-export function kialiStuck(opts?: FakeClusterOptions): {
-  cluster: FakeCluster;
-  namespace: string;
-  gvr: typeof GVR.kialis;
-  object: string;
-  finalizer: string;
-} {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'istio-system';
-  cluster.addNamespace(namespace, { labels: previewLabels });
+/** The Kiali CRD and CR `kiali` holding `kiali.io/finalizer` in `namespace`. */
+function addKiali(cluster: FakeCluster, namespace: string, spec?: Record<string, unknown>): void {
   cluster.addCRD({
     group: 'kiali.io',
     version: 'v1alpha1',
@@ -63,8 +54,22 @@ export function kialiStuck(opts?: FakeClusterOptions): {
     namespace,
     name: 'kiali',
     finalizers: ['kiali.io/finalizer'],
-    spec: { auth: { strategy: 'anonymous' }, deployment: { namespace } },
+    ...(spec ? { spec } : {}),
   });
+}
+
+/** istio-system holds Kiali CR `kiali` with `kiali.io/finalizer`; no kiali operator runs. */
+export function kialiStuck(opts?: FakeClusterOptions): {
+  cluster: FakeCluster;
+  namespace: string;
+  gvr: typeof GVR.kialis;
+  object: string;
+  finalizer: string;
+} {
+  const cluster = new FakeCluster(opts);
+  const namespace = 'istio-system';
+  cluster.addNamespace(namespace, { labels: previewLabels });
+  addKiali(cluster, namespace, { auth: { strategy: 'anonymous' }, deployment: { namespace } });
   return { cluster, namespace, gvr: GVR.kialis, object: 'kiali', finalizer: 'kiali.io/finalizer' };
 }
 
@@ -211,22 +216,10 @@ export function webhookBlocksCR(opts?: FakeClusterOptions): {
  * Pod `db-0` mounts PVC `data` (kubernetes.io/pvc-protection) on `node-1`, which stopped reporting `lostMinutes`
  * ago (default 10): with pods-first deletion the pod stays Terminating and the claim is never deleted.
  */
-export function claimOnLostNode(opts?: FakeClusterOptions & { lostMinutes?: number }): {
-  cluster: FakeCluster;
-  namespace: string;
-  pvc: string;
-  pod: string;
-  node: string;
-} {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'preview-1';
-  cluster.addNamespace(namespace, { labels: previewLabels });
-  cluster.addNode('node-1', false, { since: new Date(Date.now() - (opts?.lostMinutes ?? 10) * 60_000) });
-  cluster.addObject(GVR.persistentvolumeclaims, {
-    namespace,
-    name: 'data',
-    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-  });
-  cluster.addPod(namespace, 'db-0', { nodeName: 'node-1', claims: ['data'], graceSeconds: 30 });
-  return { cluster, namespace, pvc: 'data', pod: 'db-0', node: 'node-1' };
+export function claimOnLostNode(
+  opts?: FakeClusterOptions & { lostMinutes?: number },
+): ReturnType<typeof pvcInUse> {
+  const s = pvcInUse({ ...opts, graceSeconds: 30 });
+  s.cluster.addNode(s.node, false, { since: new Date(Date.now() - (opts?.lostMinutes ?? 10) * 60_000) });
+  return s;
 }

@@ -1,5 +1,7 @@
 /** What a run changed in the fake cluster: its writes, and everything stored outside the target. */
+import type { RunReport, TargetReport } from '../../src/outcome.js';
 import type { FakeCluster, RequestRecord } from '../fake/index.js';
+import { runEngine } from './harness.js';
 
 /** A stored object as the fake's snapshot returns it. */
 export type KObj = { metadata: { namespace?: string; name: string; uid: string } };
@@ -27,4 +29,28 @@ export function outside(cluster: FakeCluster, target: string): Record<string, KO
     if (kept.length) out[type] = kept;
   }
   return out;
+}
+
+/** The report of one target. */
+export const targetOf = (report: RunReport, name: string): TargetReport =>
+  report.targets.find((t) => t.name === name)!;
+
+/**
+ * Start the scenario's cluster and run the engine on its namespace with force on after 1 s and a 3 s timeout
+ * (both overridable); `before` is everything outside the target, for "nothing else changed".
+ */
+export async function forceRun(
+  s: { cluster: FakeCluster; namespace: string },
+  inputs: Record<string, string>,
+): Promise<{ report: RunReport; before: Record<string, KObj[]> }> {
+  const { kubeconfig } = await s.cluster.start();
+  const before = outside(s.cluster, s.namespace);
+  const { report } = await runEngine(kubeconfig, {
+    namespaces: s.namespace,
+    timeout: '3s',
+    force: 'on',
+    'force-after': '1s',
+    ...inputs,
+  });
+  return { report, before };
 }

@@ -1,9 +1,8 @@
 import type { RunReport } from '../../src/outcome.js';
 import { FakeCluster, GVR, claimOnLostNode, webhookBlocksCR } from '../fake/index.js';
-import { outside, writeLines, writes, type KObj } from '../helpers/cluster-state.js';
-import { FAST, runEngine } from '../helpers/harness.js';
+import { forceRun, outside, targetOf as target, writeLines, writes } from '../helpers/cluster-state.js';
+import { FAST } from '../helpers/harness.js';
 
-const target = (report: RunReport, name: string) => report.targets.find((t) => t.name === name)!;
 const orphansOf = (report: RunReport, name: string): string[] =>
   target(report, name).force!.plan.steps.flatMap((s) => (s.kind === 'namespace-finalize' ? s.orphans : []));
 
@@ -11,26 +10,15 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
   let cluster: FakeCluster;
   afterEach(() => cluster.stop());
 
-  async function forceRun(
-    s: { cluster: FakeCluster; namespace: string },
-    inputs: Record<string, string>,
-  ): Promise<{ report: RunReport; before: Record<string, KObj[]> }> {
+  /** Start the scenario's cluster (stopped after each test) and run the engine with force on. */
+  const run = (s: { cluster: FakeCluster; namespace: string }, inputs: Record<string, string>) => {
     cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const before = outside(cluster, s.namespace);
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '10s',
-      force: 'on',
-      'force-after': '1s',
-      ...inputs,
-    });
-    return { report, before };
-  }
+    return forceRun(s, { timeout: '10s', ...inputs });
+  };
 
   test('a webhook refuses the CR delete: /finalize goes ahead and lists the CR it leaves in storage', async () => {
     const s = webhookBlocksCR({ controller: FAST });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       'force-finalizers': 'kiali.io/*',
       'force-finalize-namespace': 'true',
     });
@@ -56,7 +44,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
 
   test('the webhook case in dry-run: the same plan, zero writes', async () => {
     const s = webhookBlocksCR({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       timeout: '4s',
       force: 'dry-run',
       'force-finalizers': 'kiali.io/*',
@@ -74,7 +62,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
 
   test('pods first, pod on a lost node: pvc-protection named exactly + /finalize allowed → forced', async () => {
     const s = claimOnLostNode({ controller: FAST });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       'force-finalizers': 'kubernetes.io/pvc-protection',
       'force-finalize-namespace': 'true',
     });
@@ -100,7 +88,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
 
   test('the same without the exact name: /finalize refused because it would strand the claim', async () => {
     const s = claimOnLostNode({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       timeout: '4s',
       'force-finalizers': 'kubernetes.io/*',
       'force-finalize-namespace': 'true',
@@ -122,7 +110,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     s.cluster.addNamespace('shop');
     s.cluster.addPod('shop', 'cart-0', { nodeName: 'node-1' });
     const uid = s.cluster.get(GVR.pods, s.namespace, 'db-0').metadata.uid as string;
-    const { report, before } = await forceRun(s, { 'force-delete-pods': 'lost-nodes' });
+    const { report, before } = await run(s, { 'force-delete-pods': 'lost-nodes' });
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('forced');
     const w = writes(cluster, s.namespace);
@@ -152,7 +140,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
 
   test('lost-nodes in dry-run: the pod delete is planned, nothing is written', async () => {
     const s = claimOnLostNode({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       timeout: '4s',
       force: 'dry-run',
       'force-delete-pods': 'lost-nodes',
@@ -168,7 +156,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     const s = claimOnLostNode({ controller: FAST });
     s.cluster.addNode('node-2', true);
     s.cluster.addPod(s.namespace, 'web-0', { nodeName: 'node-2', graceSeconds: 3600 });
-    const { report } = await forceRun(s, { timeout: '5s', 'force-delete-pods': 'lost-nodes' });
+    const { report } = await run(s, { timeout: '5s', 'force-delete-pods': 'lost-nodes' });
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('stuck');
     expect(writeLines(cluster, s.namespace)).toEqual(['DELETE /api/v1/namespaces/preview-1/pods/db-0 200']);
@@ -178,7 +166,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
 
   test('a node NotReady for less than 5 minutes: its pod is not deleted yet', async () => {
     const s = claimOnLostNode({ controller: FAST, lostMinutes: 1 });
-    const { report } = await forceRun(s, { timeout: '4s', 'force-delete-pods': 'lost-nodes' });
+    const { report } = await run(s, { timeout: '4s', 'force-delete-pods': 'lost-nodes' });
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('stuck');
     expect(writes(cluster, s.namespace)).toEqual([]);

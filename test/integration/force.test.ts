@@ -3,38 +3,23 @@ import { executePlan } from '../../src/force.js';
 import { createKube } from '../../src/kube/client.js';
 import { RecordingLogger, systemClock } from '../../src/ports.js';
 import { decide } from '../../src/policy.js';
-import type { RunReport } from '../../src/outcome.js';
 import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown, pvcInUse } from '../fake/index.js';
-import { outside, writes, type KObj } from '../helpers/cluster-state.js';
+import { forceRun, outside, targetOf as target, writes } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';
-
-const target = (report: RunReport, name: string) => report.targets.find((t) => t.name === name)!;
 
 describe('forcing over real HTTPS', () => {
   let cluster: FakeCluster;
   afterEach(() => cluster.stop());
 
-  /** Start the scenario's cluster and run the engine on its namespace with force on after 1 s (overridable). */
-  async function forceRun(
-    s: { cluster: FakeCluster; namespace: string },
-    inputs: Record<string, string>,
-  ): Promise<{ report: RunReport; before: Record<string, KObj[]> }> {
+  /** Start the scenario's cluster (stopped after each test) and run the engine with force on. */
+  const run = (s: { cluster: FakeCluster; namespace: string }, inputs: Record<string, string>) => {
     cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const before = outside(cluster, s.namespace);
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      force: 'on',
-      'force-after': '1s',
-      ...inputs,
-    });
-    return { report, before };
-  }
+    return forceRun(s, inputs);
+  };
 
   test('kiali: the CR finalizer allowed by pattern is removed with one guarded PATCH, then the namespace is gone', async () => {
     const s = kialiStuck({ controller: FAST });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       timeout: '10s',
       'force-finalizers': 'kiali.io/*',
     });
@@ -72,7 +57,7 @@ describe('forcing over real HTTPS', () => {
 
   test('kubesphere: the namespace metadata finalizer is removed by PATCH of the namespace, then it is gone', async () => {
     const s = kubesphereStuck({ controller: FAST });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       timeout: '10s',
       'force-finalizers': 'finalizers.kubesphere.io/*',
       'fail-on': 'stuck',
@@ -94,7 +79,7 @@ describe('forcing over real HTTPS', () => {
       name: 'kiali',
       finalizers: ['kiali.io/finalizer'],
     });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       timeout: '10s',
       'force-finalize-namespace': 'true',
     });
@@ -118,7 +103,7 @@ describe('forcing over real HTTPS', () => {
 
   test('the same without force-finalize-namespace: nothing written, stuck, with the remedy', async () => {
     const s = metricsApiDown({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       'force-finalizers': 'example.com/*',
     });
     const t = target(report, s.namespace);
@@ -132,7 +117,7 @@ describe('forcing over real HTTPS', () => {
 
   test('dry-run reports the exact plan and makes zero writes', async () => {
     const s = kialiStuck({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       force: 'dry-run',
       'force-finalizers': 'kiali.io/*',
     });
@@ -149,7 +134,7 @@ describe('forcing over real HTTPS', () => {
 
   test('a pattern that matches nothing writes nothing', async () => {
     const s = kialiStuck({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       'force-finalizers': 'example.com/*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
@@ -159,7 +144,7 @@ describe('forcing over real HTTPS', () => {
 
   test('pvc-protection with a pod still using the claim is never removed by a wildcard', async () => {
     const s = pvcInUse({ controller: FAST, graceSeconds: 3600 });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       'force-finalizers': '*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
@@ -211,7 +196,7 @@ describe('forcing over real HTTPS', () => {
         },
       },
     );
-    const { report } = await forceRun(s, { timeout: '10s', 'force-finalizers': 'kiali.io/finalizer' });
+    const { report } = await run(s, { timeout: '10s', 'force-finalizers': 'kiali.io/finalizer' });
     expect(target(report, s.namespace).outcome).toBe('forced');
     const patches = writes(cluster, s.namespace).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(patches).toEqual([
