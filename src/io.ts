@@ -13,6 +13,13 @@ export const Inputs = {
   forceAfter: 'force-after',
   forceFinalizers: 'force-finalizers',
   forceFinalizeNamespace: 'force-finalize-namespace',
+  sweep: 'sweep',
+  sweepPrLabel: 'sweep-pr-label',
+  sweepClosedFor: 'sweep-closed-for',
+  sweepMaxAge: 'sweep-max-age',
+  sweepRepository: 'sweep-repository',
+  prComment: 'pr-comment',
+  githubToken: 'github-token',
 } as const;
 
 export const Outputs = {
