@@ -1,5 +1,6 @@
 /** The one GitHub REST client: Octokit from @actions/github behind rate limits, a concurrency bound and a cap. */
 import type { Clock, Logger } from '../ports.js';
+import { Slots } from '../slots.js';
 import { GitHubError, type GitHubApi, type GitHubHeaders, type GitHubResponse } from './port.js';
 import { primaryResetAt, retryDelayMs } from './rate-limit.js';
 
@@ -44,8 +45,7 @@ export class GitHubClient implements GitHubApi {
   sent = 0;
   private readonly limits: Required<GitHubLimits>;
   private pausedUntil = 0;
-  private active = 0;
-  private readonly waiters: (() => void)[] = [];
+  private readonly slots: Slots;
   // GitHub does not count a 304 against the primary limit: revalidate repeated GETs with their ETag.
   private readonly etags = new Map<string, { etag: string; data: unknown }>();
 
@@ -56,14 +56,15 @@ export class GitHubClient implements GitHubApi {
     private readonly logger?: Logger,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.slots = new Slots(this.limits.concurrency);
   }
 
   async request<T>(route: string, params: Record<string, unknown> = {}): Promise<GitHubResponse<T>> {
-    await this.acquire();
+    await this.slots.acquire();
     try {
       return (await this.attempt(route, params)) as GitHubResponse<T>;
     } finally {
-      this.release();
+      this.slots.release();
     }
   }
 
@@ -122,20 +123,6 @@ export class GitHubClient implements GitHubApi {
     }
     this.logger?.info(`GitHub rate limit: waiting ${Math.ceil(wait / 1000)}s before ${route.split('?')[0]}`);
     await this.clock.sleep(wait);
-  }
-
-  private async acquire(): Promise<void> {
-    if (this.active < this.limits.concurrency) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.active--;
   }
 }
 

@@ -1,4 +1,3 @@
-import { ConfigError } from '../../src/errors.js';
 import { readSettings } from '../../src/settings.js';
 
 const SWEEP = {
@@ -117,14 +116,8 @@ describe('sweep and PR comment inputs', () => {
       message: /"pr-comment" is "yes"; allowed: true or false/,
     },
   ])('$name', ({ given, input, message }) => {
-    let error: unknown;
-    try {
-      readSettings(reader(given));
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).input).toBe(input);
-    expect((error as ConfigError).message).toMatch(message);
+    expect(() => readSettings(reader(given))).toThrow(
+      expect.objectContaining({ name: 'ConfigError', input, message: expect.stringMatching(message) }),
+    );
   });
 });
