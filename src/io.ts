@@ -13,6 +13,7 @@ export const Inputs = {
   forceAfter: 'force-after',
   forceFinalizers: 'force-finalizers',
   forceFinalizeNamespace: 'force-finalize-namespace',
+  forceDeletePods: 'force-delete-pods',
   sweep: 'sweep',
   sweepPrLabel: 'sweep-pr-label',
   sweepClosedFor: 'sweep-closed-for',
