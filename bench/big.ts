@@ -6,12 +6,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { createKube } from '../src/kube/client.js';
+import type { ScanChoice } from '../src/diagnosis/types.js';
 import type { NamespaceState } from '../src/kube/port.js';
 import type { Options } from './args.js';
 import { measure, tally, type Sample } from './measure.js';
 import { naiveScan, type NaiveResult } from './naive.js';
 import type { BigSpec, LoggedRequest } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
+import { runStuck, type StuckResult } from './stuck.js';
 
 /** takeSnapshot's defaults (src/diagnosis/snapshot.ts). */
 export const CONCURRENCY = 8;
@@ -37,6 +39,9 @@ export interface OursShape {
   findingIds: [string, number][];
   readErrors: number;
   clientCost: { requests: number; bytes: number };
+  /** Which scan ran, and the findings as JSON (to compare scans). */
+  scanChoice: ScanChoice;
+  findingsJson: string;
 }
 
 export interface OursSample extends Sample {
@@ -65,12 +70,17 @@ export interface BigResult {
   kubectlPath?: string;
   /** 2 discovery + one paged LIST per listable namespaced type, as the spec predicts it. */
   expectedScan: number;
+  /** The same namespace after the controller's pass: targeted vs full scan vs the recipe. */
+  stuck?: StuckResult;
 }
 
 function shapeOf(
   log: LoggedRequest[],
   namespace: string,
-): Omit<OursShape, 'listedTypes' | 'findings' | 'findingIds' | 'readErrors' | 'clientCost'> {
+): Omit<
+  OursShape,
+  'listedTypes' | 'findings' | 'findingIds' | 'readErrors' | 'clientCost' | 'scanChoice' | 'findingsJson'
+> {
   const inNs = `/namespaces/${namespace}/`;
   const discovery = log.filter((r) => r.path === '/api' || r.path === '/apis');
   const scan = log.filter((r) => r.path.includes(inNs));
@@ -105,11 +115,16 @@ export function floorMs(s: OursShape, latencyMs: number, c = CONCURRENCY): numbe
   return rounds * latencyMs;
 }
 
-async function ours(remote: RemoteCluster, kc: KubeConfig, ns: NamespaceState): Promise<OursSample> {
+export async function ours(
+  remote: RemoteCluster,
+  kc: KubeConfig,
+  ns: NamespaceState,
+  scan: 'auto' | 'full' = 'auto',
+): Promise<OursSample> {
   const kube = createKube(kc);
   try {
     const m = await measure(remote, async () => {
-      const snapshot = await takeSnapshot(kube, ns);
+      const snapshot = await takeSnapshot(kube, ns, { scan });
       return { snapshot, findings: diagnose(snapshot) };
     });
     const { snapshot, findings } = m.value;
@@ -122,6 +137,8 @@ async function ours(remote: RemoteCluster, kc: KubeConfig, ns: NamespaceState): 
         findingIds: tally(findings.map((f) => f.id)),
         readErrors: snapshot.readErrors.length,
         clientCost: snapshot.cost,
+        scanChoice: snapshot.scan,
+        findingsJson: JSON.stringify(findings),
       },
     };
   } finally {
@@ -129,7 +146,7 @@ async function ours(remote: RemoteCluster, kc: KubeConfig, ns: NamespaceState): 
   }
 }
 
-function runRecipe(
+export function runRecipe(
   kubeconfig: string,
   namespace: string,
   kubectl: string,
@@ -247,6 +264,8 @@ export async function runBig(
 
   const first = result.ours[0]!.shape;
   result.expectedScan = first.listedTypes + Math.max(0, Math.ceil(spec.configMaps / PAGE_SIZE) - 1);
+  await remote.fastLists(false);
+  result.stuck = await runStuck(remote, kc, started.kubeconfig, spec.namespace, opts, log);
   await remote.stop();
   return result;
 }

@@ -57,7 +57,8 @@ export type Command =
   | { op: 'removals' }
   | { op: 'busy' }
   | { op: 'fastLists'; on: boolean }
-  | { op: 'latency'; ms: number };
+  | { op: 'latency'; ms: number }
+  | { op: 'controllerPass'; namespace: string };
 
 export interface Started {
   url: string;
@@ -84,6 +85,7 @@ export interface Results {
   busy: Busy;
   fastLists: null;
   latency: null;
+  controllerPass: null;
 }
 
 export type Request = Command & { id: number };

@@ -63,6 +63,11 @@ export class RemoteCluster {
     return this.call('latency', { ms });
   }
 
+  /** One pass of the (paused) namespace controller over `namespace`: it deletes what it can and writes its conditions. */
+  controllerPass(namespace: string): Promise<null> {
+    return this.call('controllerPass', { namespace });
+  }
+
   async close(): Promise<void> {
     await this.stop().catch(() => undefined);
     await this.worker.terminate();

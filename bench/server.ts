@@ -112,6 +112,14 @@ function setLatency(c: FakeCluster, latencyMs: number): void {
   front.latencyMs = latencyMs;
 }
 
+/** The fake runs its namespace controller on timers only; its (private) `process(name)` is one pass, run here now. */
+function controllerPass(c: FakeCluster, namespace: string): void {
+  const controller = (c as unknown as { controller?: { process?: unknown } }).controller;
+  if (typeof controller?.process !== 'function')
+    throw new Error('bench: FakeCluster.controller.process is gone');
+  (controller.process as (name: string) => void).call(controller, namespace);
+}
+
 let cluster: FakeCluster | undefined;
 let started: StartedCluster | undefined;
 let removals: Record<string, number> = {};
@@ -282,6 +290,9 @@ async function handle(cmd: Command): Promise<unknown> {
       return null;
     case 'latency':
       setLatency(need(), cmd.ms);
+      return null;
+    case 'controllerPass':
+      controllerPass(need(), cmd.namespace);
       return null;
   }
 }

@@ -126,7 +126,30 @@ export function targets(f: Figures, big: BigResult, many: ManyResult, startup: S
   const minSpacing = Math.min(...f.spacing);
   const p95All = percentile(f.detectionAll, 95);
   const n = many.sizes.namespaces;
+  const stuck = big.stuck;
+  const targetedMs = stuck ? median(stuck.targeted.map((s) => s.wallMs)) : NaN;
+  const stuckKubectlMs = stuck?.kubectl.length ? median(stuck.kubectl.map((s) => s.wallMs)) : NaN;
+  const targetedRequests = stuck ? median(stuck.targeted.map((s) => s.requests)) : NaN;
+  const allTargeted = stuck?.targeted.every((s) => s.shape.scanChoice.mode === 'targeted') ?? false;
   const list: Target[] = [
+    {
+      id: 'targeted-kubectl',
+      name: 'Big namespace after the controller pass: targeted scan vs the kubectl recipe',
+      goal: '≥ 300× faster',
+      pass: stuck?.kubectl.length ? stuckKubectlMs / targetedMs >= 300 && allTargeted : undefined,
+      measured: stuck?.kubectl.length
+        ? `${x(stuckKubectlMs / targetedMs)} (${t(stuckKubectlMs)} vs ${t(targetedMs)})${allTargeted ? '' : '; the targeted scan did not run'}`
+        : 'not measured',
+    },
+    {
+      id: 'targeted-requests',
+      name: 'Big namespace after the controller pass: targeted scan requests, same findings as the full scan',
+      goal: '≤ 15 requests, identical findings',
+      pass: stuck ? targetedRequests <= 15 && allTargeted && stuck.sameFindings : undefined,
+      measured: stuck
+        ? `${targetedRequests} requests (full scan ${median(stuck.full.map((s) => s.requests))}); findings ${stuck.sameFindings ? 'identical' : 'DIFFER'}`
+        : 'not measured',
+    },
     {
       id: 'kubectl',
       name: 'Big namespace vs the kubectl recipe',
