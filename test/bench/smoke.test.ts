@@ -38,6 +38,7 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
       '# Benchmarks',
       '## Targets',
       '## 1. Big namespace',
+      "## 1b. The big namespace after the namespace controller's pass",
       '## 2. Many namespaces',
       '## 3. Detection latency',
       '## 4. Start-up',
@@ -57,6 +58,8 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
     expect(md).toMatch(/\| 5 at once \| 5 \(1 stuck\) \| \d+ ms \| \d+ \| \d+\.\d\d \|/);
     expect(md).toMatch(/\| 5 at once \| \d+ \| \d+(\.\d)? ms \| \d+(\.\d)? ms \| \d+(\.\d)? ms \|/);
     expect(md).toMatch(/(✅ pass|❌ miss)/);
+    expect(md).toMatch(/\| \*\*targeted\*\*: .* \| \d+(\.\d)? ms \| \d+ \| [\d.]+ KiB \|/);
+    expect(md).toContain('Findings: identical in every targeted and full run');
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(
       /^bench: big namespace .*[\d.]+× than the naive scan, [\d.]+× the latency floor, .* targets met \d+\/\d+$/,
     );
