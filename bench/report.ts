@@ -180,7 +180,7 @@ ${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes receive
 - **targeted** (\`${t0.scanChoice.mode}\`, ${t0.scanChoice.reason}: ${t0.scanChoice.detail}): ${t0.discovery} discovery request(s)
   (\`GET /apis\` only: no core type is named), ${t0.scan} metadata-only LIST(s) of ${t0.scanTypes} type(s), ${t0.clusterReadCount} cluster reads: ${reads(t0)}.
 - **full** (${f0.scanChoice.reason}): ${f0.discovery} discovery, ${f0.scan} LISTs of ${f0.scanTypes} types, ${f0.clusterReadCount} cluster reads.
-- Findings: ${stuck.sameFindings ? 'identical in every targeted and full run' : '**they differ**'} (${t0.findings}: ${t0.findingIds.map(([id, n]) => `${id}${n > 1 ? ` ×${n}` : ''}`).join(', ')}).`;
+- Findings: ${stuck.sameFindings ? 'identical (a targeted and a full snapshot taken with the same clock)' : '**they differ**'} (${t0.findings}: ${t0.findingIds.map(([id, n]) => `${id}${n > 1 ? ` ×${n}` : ''}`).join(', ')}).`;
 }
 
 function manyRows(r: Results): string[][] {

@@ -4,7 +4,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CONTROLLER_FIRST_PASS_MS } from '../src/diagnosis/scan-choice.js';
+import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { createKube } from '../src/kube/client.js';
+import type { NamespaceState } from '../src/kube/port.js';
 import type { Options } from './args.js';
 import { KUBECTL, ours, runRecipe, type KubectlSample, type OursSample } from './big.js';
 import { measure } from './measure.js';
@@ -16,7 +18,7 @@ export interface StuckResult {
   kubectl: KubectlSample[];
   /** The controller's NamespaceContentRemaining message. */
   remaining: string;
-  /** Whether every targeted run gave exactly the findings of every full run. */
+  /** Whether the targeted and the full scan, taken at the same instant, gave exactly the same findings. */
   sameFindings: boolean;
 }
 
@@ -65,7 +67,22 @@ export async function runStuck(
         (result.kubectl[run] ? `, kubectl recipe ${Math.round(result.kubectl[run]!.wallMs)} ms` : ''),
     );
   }
-  const all = [...result.targeted, ...result.full].map((s) => s.shape.findingsJson);
-  result.sameFindings = all.every((j) => j === all[0]);
+  result.sameFindings = await sameFindings(kc, ns);
   return result;
+}
+
+/** Both scans at one instant (findings state ages, so timed runs minutes apart differ in their text). */
+async function sameFindings(kc: KubeConfig, ns: NamespaceState): Promise<boolean> {
+  const kube = createKube(kc);
+  try {
+    const now = Date.now();
+    const targeted = await takeSnapshot(kube, ns, { clock: () => now });
+    const full = await takeSnapshot(kube, ns, { clock: () => now, scan: 'full' });
+    return (
+      targeted.scan.mode === 'targeted' &&
+      JSON.stringify(diagnose(targeted)) === JSON.stringify(diagnose(full))
+    );
+  } finally {
+    await kube.close();
+  }
 }

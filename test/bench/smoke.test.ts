@@ -59,7 +59,7 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
     expect(md).toMatch(/\| 5 at once \| \d+ \| \d+(\.\d)? ms \| \d+(\.\d)? ms \| \d+(\.\d)? ms \|/);
     expect(md).toMatch(/(✅ pass|❌ miss)/);
     expect(md).toMatch(/\| \*\*targeted\*\*: .* \| \d+(\.\d)? ms \| \d+ \| [\d.]+ KiB \|/);
-    expect(md).toContain('Findings: identical in every targeted and full run');
+    expect(md).toContain('Findings: identical (a targeted and a full snapshot taken with the same clock)');
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(
       /^bench: big namespace .*[\d.]+× than the naive scan, [\d.]+× the latency floor, .* targets met \d+\/\d+$/,
     );
