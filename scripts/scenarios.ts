@@ -54,7 +54,7 @@ export const SCENARIOS: Scenario[] = [
       }
       return cluster;
     },
-    inputs: { selector: SELECTOR, timeout: '4s' },
+    inputs: { selector: SELECTOR, timeout: '10s' },
   },
   {
     name: 'forced',

@@ -87,7 +87,7 @@ export async function cli(argv: string[]): Promise<number> {
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
-    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
       import('./kube/client.js'),
     ]);
@@ -97,7 +97,7 @@ export async function cli(argv: string[]): Promise<number> {
     const report = await runTeardown(
       settings,
       { kube: createKube(kc), logger: stderrLogger, clock: systemClock },
-      {},
+      { cluster: clusterIdentity(kc) },
     );
     if (typeof values.report === 'string')
       writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');

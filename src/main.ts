@@ -42,7 +42,7 @@ export async function run(): Promise<void> {
   try {
     const settings = readSettings((name) => core.getInput(name));
     // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
-    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
       import('./kube/client.js'),
     ]);
@@ -56,7 +56,7 @@ export async function run(): Promise<void> {
     const report = await runTeardown(
       settings,
       { kube, logger: coreLogger, clock: systemClock },
-      runContext(),
+      { ...runContext(), cluster: clusterIdentity(loaded.kc) },
     );
     const reportPath = join(
       process.env.RUNNER_TEMP || tmpdir(),

@@ -111,7 +111,9 @@ const rows: Row[] = [
   },
   {
     name: 'a namespace metadata finalizer beats the controller saying nothing is wrong',
-    given: snapshot({ namespace: namespace({ metadataFinalizers: ['finalizers.kubesphere.io/namespaces'] }) }),
+    given: snapshot({
+      namespace: namespace({ metadataFinalizers: ['finalizers.kubesphere.io/namespaces'] }),
+    }),
     verdict: 'namespace-metadata-finalizers',
     names: 'finalizers.kubesphere.io/namespaces',
   },
