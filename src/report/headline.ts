@@ -89,7 +89,7 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
   else if (cause.lookups.length)
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
   const notes: string[] = [];
-  if (v.remedy.note) notes.push(md(v.remedy.note, 300));
+  if (v.remedy.note) notes.push(md(v.remedy.note, 700));
   if (v.remedy.policy && cause.command)
     notes.push(`The action can do this itself when allowed: <code>${md(v.remedy.policy, 200)}</code>`);
   if (notes.length) parts.push(`<sub>${notes.join(' ')}</sub>`);
