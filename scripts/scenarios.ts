@@ -15,6 +15,23 @@ function addKiali(cluster: FakeCluster, namespace: string): void {
   cluster.addObject(GVR.kialis, { namespace, name: 'kiali', finalizers: ['kiali.io/finalizer'] });
 }
 
+/** A preview namespace holding one ConfigMap. */
+function addPreview(cluster: FakeCluster, pr: number, team = 'checkout'): void {
+  const namespace = `preview-pr-${pr}`;
+  cluster.addNamespace(namespace, { labels: owner(pr, team) });
+  cluster.addObject(GVR.configmaps, { namespace, name: 'settings', data: {} });
+}
+
+/** metrics.k8s.io served by a Service that does not exist: discovery fails cluster-wide. */
+function addDeadMetricsApi(cluster: FakeCluster): void {
+  cluster.addAPIService({
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
+    available: false,
+  });
+}
+
 function kialiCluster(): FakeCluster {
   const cluster = new FakeCluster({ controller: FAST });
   cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
@@ -63,14 +80,8 @@ export const SCENARIOS: Scenario[] = [
       const cluster = kialiCluster();
       cluster.addNamespace('preview-pr-123', { labels: owner(123) });
       addKiali(cluster, 'preview-pr-123');
-      cluster.addNamespace('preview-pr-124', { labels: owner(124, 'search') });
-      cluster.addObject(GVR.configmaps, { namespace: 'preview-pr-124', name: 'settings', data: {} });
-      cluster.addAPIService({
-        group: 'metrics.k8s.io',
-        version: 'v1beta1',
-        service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
-        available: false,
-      });
+      addPreview(cluster, 124, 'search');
+      addDeadMetricsApi(cluster);
       return cluster;
     },
     inputs: {
@@ -116,14 +127,8 @@ export const SCENARIOS: Scenario[] = [
     title: 'A dead APIService blocks every namespace deletion',
     build: () => {
       const cluster = new FakeCluster({ controller: FAST });
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      cluster.addObject(GVR.configmaps, { namespace: 'preview-pr-123', name: 'settings', data: {} });
-      cluster.addAPIService({
-        group: 'metrics.k8s.io',
-        version: 'v1beta1',
-        service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
-        available: false,
-      });
+      addPreview(cluster, 123);
+      addDeadMetricsApi(cluster);
       return cluster;
     },
     inputs: { selector: SELECTOR, timeout: '4s' },
@@ -133,8 +138,7 @@ export const SCENARIOS: Scenario[] = [
     title: 'A webhook whose service is down refuses deletes',
     build: () => {
       const cluster = new FakeCluster({ controller: FAST });
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      cluster.addObject(GVR.configmaps, { namespace: 'preview-pr-123', name: 'settings', data: {} });
+      addPreview(cluster, 123);
       cluster.addWebhook({
         kind: 'Validating',
         name: 'deny-delete.example.com',
