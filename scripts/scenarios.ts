@@ -123,6 +123,24 @@ export const SCENARIOS: Scenario[] = [
     inputs: { selector: SELECTOR, timeout: '4s' },
   },
   {
+    name: 'dead-node-forced',
+    title: 'A pod on a dead node, deleted under force-delete-pods: lost-nodes',
+    build: () => {
+      const cluster = new FakeCluster({ controller: FAST });
+      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
+      cluster.addNode('node-dead-1', false);
+      cluster.addPod('preview-pr-123', 'db-0', { nodeName: 'node-dead-1', graceSeconds: 30 });
+      return cluster;
+    },
+    inputs: {
+      selector: SELECTOR,
+      timeout: '8s',
+      force: 'on',
+      'force-after': '1s',
+      'force-delete-pods': 'lost-nodes',
+    },
+  },
+  {
     name: 'apiservice',
     title: 'A dead APIService blocks every namespace deletion',
     build: () => {

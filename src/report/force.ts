@@ -18,7 +18,7 @@ function decisionWords(decision: Decision, mode: Mode, waitMs: number | undefine
     case 'not-terminating':
       return 'not forced: the namespace is not being deleted';
     case 'not-yet':
-      return `not forced yet: force-after not reached${waitMs !== undefined ? ` (${formatDuration(waitMs)} to go)` : ''}`;
+      return `not forced yet${waitMs !== undefined ? ` (${formatDuration(waitMs)} to go)` : ''}`;
     case 'nothing-to-force':
       return 'nothing blocks it that forcing could change';
     case 'nothing-allowed':
@@ -35,7 +35,14 @@ function forceIntro(decision: Decision, mode: Mode, waitMs: number | undefined):
     : 'What <code>force: on</code> would change (this run is <code>force: dry-run</code>: nothing was changed):';
 }
 
-const DONE = new Set(['removed', 'finalized', 'gone']);
+const DONE = new Set(['removed', 'finalized', 'deleted', 'gone']);
+
+const WOULD: Record<ForceStep['kind'], string> = {
+  'pod-delete': 'would delete (grace period 0)',
+  'object-finalizers': 'would remove',
+  'namespace-metadata-finalizers': 'would remove',
+  'namespace-finalize': 'would finalize (PUT /finalize)',
+};
 
 function resultWords(step: ForceStep, entry: AuditEntry | undefined): string {
   const r = entry?.result;
@@ -43,8 +50,8 @@ function resultWords(step: ForceStep, entry: AuditEntry | undefined): string {
   if (r === 'removed') return '✅ removed';
   if (r === 'finalized') return '✅ finalized (PUT /finalize)';
   if (r === 'gone') return '✅ already gone';
-  if (r === 'dry-run')
-    return step.kind === 'namespace-finalize' ? '🔍 would finalize (PUT /finalize)' : '🔍 would remove';
+  if (r === 'deleted') return '✅ deleted (grace period 0)';
+  if (r === 'dry-run') return `🔍 ${WOULD[step.kind]}`;
   if (r.startsWith('failed: ')) return `❌ **failed:** ${md(r.slice(8), 400)}`;
   return `⏭️ ${md(r, 300)}`;
 }
@@ -55,18 +62,23 @@ function entryOf(step: ForceStep, audit: AuditEntry[]): AuditEntry | undefined {
 }
 
 function stepBlock(step: ForceStep, entry: AuditEntry | undefined): string[] {
-  const allowed = [...new Set(step.remove.map((r) => allowedByText(r.allowedBy)))]
+  const policies = step.kind === 'pod-delete' ? [step.allowedBy] : step.remove.map((r) => r.allowedBy);
+  const allowed = [...new Set(policies.map(allowedByText))]
     .map((a) => `<code>${md(a, 200)}</code>`)
     .join(', ');
-  const head = `**${md(step.object, 200)}** <code>${step.field}</code> — ${resultWords(step, entry)} · allowed by ${allowed}`;
-  const removed = new Set(step.remove.map((r) => r.finalizer));
-  const diff = step.finalizers.map((f) => `${removed.has(f) ? '-' : ' '} ${f}`).join('\n');
-  const out = [head, fence(diff, 'diff')];
+  const where = step.kind === 'pod-delete' ? ` on node ${md(step.node, 200)}` : '';
+  const head = `**${md(step.object, 200)}** <code>${step.field}</code>${where} — ${resultWords(step, entry)} · allowed by ${allowed}`;
+  const out = [head];
+  if (step.kind !== 'pod-delete') {
+    const removed = new Set(step.remove.map((r) => r.finalizer));
+    out.push(fence(step.finalizers.map((f) => `${removed.has(f) ? '-' : ' '} ${f}`).join('\n'), 'diff'));
+  }
   const taken = entry !== undefined && (DONE.has(entry.result) || entry.result === 'dry-run');
   const would = entry?.result === 'dry-run';
   if (taken) {
-    for (const r of step.remove.filter((x) => x.risk))
-      out.push(`⚠️ ${would ? 'Would risk' : 'Risk taken'}: ${md(r.risk!, 400)}`);
+    const risks =
+      step.kind === 'pod-delete' ? [step.risk] : step.remove.flatMap((x) => (x.risk ? [x.risk] : []));
+    for (const risk of risks) out.push(`⚠️ ${would ? 'Would risk' : 'Risk taken'}: ${md(risk, 400)}`);
     if (step.kind === 'namespace-finalize' && step.orphans.length)
       out.push(
         `⚠️ **${would ? 'Would be left' : 'Left'} in storage without a namespace:**\n\n${step.orphans.map((o) => `- ${md(o, 300)}`).join('\n')}`,
@@ -98,6 +110,8 @@ export function resolvedByForce(t: TargetReport, f: Finding): boolean {
   return f.targets.every((x) => {
     if (x.kind === 'object-finalizers') return done.some((a) => a.object === objectLabel(x.resource, x.name));
     if (x.kind === 'namespace-metadata-finalizers') return done.some((a) => a.step === x.kind);
+    if (x.kind === 'pod-on-lost-node')
+      return done.some((a) => a.step === 'pod-delete' && a.object.endsWith(`/${x.name}`));
     return false;
   });
 }

@@ -91,6 +91,7 @@ export function parseOutputFile(text: string): Record<string, string> {
 export function runBundle(
   inputs: Record<string, string>,
   extraEnv: Record<string, string | undefined> = {},
+  opts: { timeoutMs?: number } = {},
 ): Promise<BundleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
   const summaryFile = join(dir, 'summary.md');
@@ -114,23 +115,27 @@ export function runBundle(
   for (const [name, value] of Object.entries(inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   return new Promise<BundleRun>((resolve) => {
-    execFile(process.execPath, ['dist/index.js'], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
-      const reportPath = outputs.report;
-      const summary = readFileSync(summaryFile, 'utf8');
-      resolve({
-        code: error ? ((error as { code?: number }).code ?? 1) : 0,
-        stdout,
-        stderr,
-        summary,
-        summaryPath: summaryFile,
-        outputs,
-        report:
-          reportPath && existsSync(reportPath)
-            ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)
-            : undefined,
-      });
-    });
+    execFile(
+      process.execPath,
+      ['dist/index.js'],
+      { env, timeout: opts.timeoutMs ?? 60_000 },
+      (error, stdout, stderr) => {
+        const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
+        const reportPath = outputs.report;
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? 1) : 0,
+          stdout,
+          stderr,
+          summary: readFileSync(summaryFile, 'utf8'),
+          summaryPath: summaryFile,
+          outputs,
+          report:
+            reportPath && existsSync(reportPath)
+              ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)
+              : undefined,
+        });
+      },
+    );
   }).then((run) => {
     const runUrl = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
     assertWellFormed(run.summary, runUrl);
