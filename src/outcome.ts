@@ -3,6 +3,7 @@ import type { Finding } from './diagnosis/types.js';
 import type { AuditEntry } from './force.js';
 import type { Condition } from './kube/port.js';
 import type { ForcePolicy, Plan } from './policy.js';
+import type { SweepReport } from './sweep/types.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
@@ -63,6 +64,8 @@ export interface RunReport {
   failures: string[];
   /** Cluster requests and bytes, when the adapter counts them. */
   cost?: { requests: number; bytes: number };
+  /** What the sweep asked GitHub and decided, when it chose the targets. */
+  sweep?: SweepReport;
 }
 
 /** What the run is about, from the workflow context. */

@@ -4,6 +4,7 @@ import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md } from './escape.js';
 import { ownerLabels } from './owners.js';
+import { sweepCounts } from './sweep.js';
 
 /** How each outcome is counted in the headline, most urgent first. */
 export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
@@ -63,7 +64,8 @@ export function renderHeadline(report: RunReport): string {
   const check = fails
     ? `**The check fails:** ${report.failures.map(shortReason).join('; ')}.`
     : '**The check passes.**';
-  return [`## ${icon} Namespace teardown: ${counts(report)}`, whereLine(report), check]
+  const sweep = report.sweep ? ` · sweep: ${sweepCounts(report.sweep)}` : '';
+  return [`## ${icon} Namespace teardown: ${counts(report)}${sweep}`, whereLine(report), check]
     .filter(Boolean)
     .join('\n\n');
 }

@@ -6,6 +6,7 @@ import { md } from './escape.js';
 import { renderDetails } from './findings.js';
 import { renderForce } from './force.js';
 import { renderFixFirst, renderHeadline } from './headline.js';
+import { renderSweep } from './sweep.js';
 import { ownerLabels } from './owners.js';
 import { conditionWords } from './words.js';
 
@@ -131,6 +132,7 @@ export function renderSummary(
       present.map((t) => attentionRow(t, selector, numbers)),
     );
   }
+  if (!b.add(renderSweep(report))) b.cut.push('the sweep section');
   const forcing = report.targets.filter((t) => t.force && t.force.plan.mode !== 'off');
   if (forcing.length) b.add('### Forcing');
   for (const t of forcing)

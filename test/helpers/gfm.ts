@@ -26,7 +26,7 @@ function walk(tokens: Token[], fn: (t: Token) => void): void {
  * count than their header or that are not table lines (a paragraph swallowed by a table), fences that never
  * close, `<details>` left open, and links other than `allowedLinks` (cluster text must never become a link).
  */
-export function gfmProblems(markdown: string, allowedLinks: string[] = []): string[] {
+export function gfmProblems(markdown: string, allowedLinks: (string | RegExp)[] = []): string[] {
   const problems: string[] = [];
   const lines = markdown.split('\n');
   const tokens = gfm.parse(markdown, {});
@@ -51,7 +51,9 @@ export function gfmProblems(markdown: string, allowedLinks: string[] = []): stri
   });
   walk(tokens, (t) => {
     const href = t.type === 'link_open' ? String(t.attrGet('href')) : undefined;
-    if (href !== undefined && !allowedLinks.includes(href)) problems.push(`a link to ${href}`);
+    const allowed = (h: string): boolean =>
+      allowedLinks.some((a) => (typeof a === 'string' ? a === h : a.test(h)));
+    if (href !== undefined && !allowed(href)) problems.push(`a link to ${href}`);
     if ((t.type === 'html_inline' || t.type === 'html_block') && /<(a|img)\b/i.test(t.content))
       problems.push(`raw HTML that links: ${t.content.slice(0, 80)}`);
   });

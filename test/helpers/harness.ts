@@ -19,7 +19,9 @@ import { gfmProblems } from './gfm.js';
  * swallowed by a table, an unclosed fence or a link from cluster text fails the test that made it.
  */
 export function assertWellFormed(summary: string, runUrl?: string): void {
-  const problems = gfmProblems(summary, runUrl ? [runUrl] : []);
+  // Links the action builds itself from the workflow context: the run, and pull requests the sweep asked about.
+  const pulls = /^https:\/\/[^/]+\/[^/]+\/[^/]+\/pull\/\d+$/;
+  const problems = gfmProblems(summary, runUrl ? [runUrl, pulls] : [pulls]);
   if (problems.length) throw new Error(`the summary is malformed:\n${problems.join('\n')}\n---\n${summary}`);
 }
 
