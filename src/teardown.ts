@@ -18,6 +18,8 @@ export interface TeardownDeps {
   progressMs?: number;
   /** Diagnosis and forcing while waiting; absent = only wait. */
   inspect?: InspectDeps;
+  /** Chooses the targets instead of `namespaces` and `selector` (the sweep). */
+  resolve?: (settings: Settings, kube: Kube) => Promise<Resolved[]>;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -165,6 +167,7 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
 function applyInspection(report: TargetReport, result: Inspection): void {
   report.findings = result.findings;
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
+  if (result.scan) report.scan = result.scan;
   if (result.plan) report.force = { plan: result.plan, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
@@ -195,7 +198,7 @@ export async function deleteAndWait(
 ): Promise<TargetReport[]> {
   const { kube, logger, clock } = deps;
   const resolved = await logger.group('Resolve targets', async () => {
-    const targets = await resolveTargets(settings, kube);
+    const targets = await (deps.resolve ?? resolveTargets)(settings, kube);
     for (const t of targets)
       logger.info(`${t.name}: ${t.refused ?? (t.state ? t.state.phase : 'not found')}`);
     return targets;

@@ -52,7 +52,14 @@ export function renderFindings(t: TargetReport): string {
   const why = t.diagnosedBecause ? ` (${md(t.diagnosedBecause, 200)})` : '';
   const verdict = top ? `${md(top.summary, 300)}` : 'nothing found';
   const force = renderForce(t);
-  return [`### ${md(t.name, 80)}${why}`, `**Verdict:** ${verdict}`, ...t.findings.map(renderFinding), force]
+  const scan = t.scan ? `Scan: ${t.scan.mode} (${md(t.scan.detail, 300)})` : '';
+  return [
+    `### ${md(t.name, 80)}${why}`,
+    `**Verdict:** ${verdict}`,
+    ...t.findings.map(renderFinding),
+    force,
+    scan,
+  ]
     .filter((s) => s.length > 0)
     .join('\n\n');
 }

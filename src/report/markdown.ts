@@ -4,6 +4,7 @@ import type { Condition } from '../kube/port.js';
 import type { Outcome, RunReport, TargetReport } from '../outcome.js';
 import { html, md } from './escape.js';
 import { renderFindings } from './findings.js';
+import { renderSweep } from './sweep.js';
 
 /** GitHub refuses step summaries over 1 MiB; stay well under it. */
 export const SUMMARY_LIMIT = 1_000_000;
@@ -91,7 +92,8 @@ export function renderSummary(report: RunReport, reportPath?: string): string {
     headline(report),
     contextLine(report),
     verdictLine(report),
-    statusTable(report.targets),
+    report.sweep && report.targets.length === 0 ? '' : statusTable(report.targets),
+    renderSweep(report),
     ...report.targets.filter((t) => t.findings.length > 0 || t.force).map(renderFindings),
     settingsLine(report),
   ].filter((s) => s.length > 0);
