@@ -1,5 +1,5 @@
 /** The vocabulary of results: what happened to each target, and to the run. */
-import type { Finding } from './diagnosis/types.js';
+import type { Finding, ScanChoice } from './diagnosis/types.js';
 import type { AuditEntry } from './force.js';
 import type { Condition } from './kube/port.js';
 import type { ForcePolicy, Plan } from './policy.js';
@@ -37,6 +37,8 @@ export interface TargetReport {
   findings: Finding[];
   /** When and why the namespace was diagnosed. */
   diagnosedBecause?: string;
+  /** Which namespace scan the diagnosis ran (targeted from the controller's conditions, or full) and why. */
+  scan?: ScanChoice;
   /** The force plan (when force is not off and force-after was reached) and what was done. */
   force?: { plan: Plan; audit: AuditEntry[] };
   note?: string;

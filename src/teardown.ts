@@ -169,6 +169,7 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
 function applyInspection(report: TargetReport, result: Inspection): void {
   report.findings = result.findings;
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
+  if (result.scan) report.scan = result.scan;
   if (result.plan) report.force = { plan: result.plan, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }

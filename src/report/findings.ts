@@ -66,6 +66,7 @@ export function renderDetails(t: TargetReport, context: string | undefined): str
     `<details><summary><b>${md(t.name, 80)}</b> — ${n} finding${n === 1 ? '' : 's'}</summary>`,
     facts.map((f) => `- ${f}`).join('\n'),
     ...t.findings.map((f) => renderFinding(t, f, shown, context)),
+    t.scan ? `Scan: ${md(t.scan.mode, 40)} (${md(t.scan.detail, 300)})` : '',
     '</details>',
   ]
     .filter(Boolean)

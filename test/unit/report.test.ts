@@ -78,8 +78,17 @@ describe('cluster text is rendered safely', () => {
     terminatingForMs: 300_000,
     conditions: HOSTILE.map((m, i) => ({ type: `C${i}`, status: 'True', message: m })),
     findings: HOSTILE.map(hostileFinding),
+    scan: {
+      mode: 'full',
+      reason: 'conditions-stale',
+      detail: `finalizers the conditions do not count: ${HOSTILE.join(', ')}`,
+    },
   });
   const summary = renderSummary(report([stuck]));
+
+  test('the details say which scan ran and why', () => {
+    expect(summary).toMatch(/^Scan: full \(finalizers the conditions do not count: /m);
+  });
 
   test('no line of the summary can start a workflow command', () => {
     for (const line of summary.split('\n')) expect(line.trimStart().startsWith('::')).toBe(false);
