@@ -87,7 +87,7 @@ describe('cluster text is rendered safely', () => {
   const summary = renderSummary(report([stuck]));
 
   test('the details say which scan ran and why', () => {
-    expect(summary).toMatch(/^Scan: full \(finalizers the conditions do not count: /m);
+    expect(summary).toMatch(/^Scan: full \(finalizers the conditions do not count&#58; /m);
   });
 
   test('no line of the summary can start a workflow command', () => {
