@@ -1,5 +1,5 @@
 /** The vocabulary of results: what happened to each target, and to the run. */
-import type { Finding } from './diagnosis/types.js';
+import type { Finding, ScanChoice } from './diagnosis/types.js';
 import type { AuditEntry } from './force.js';
 import type { Condition } from './kube/port.js';
 import type { ForcePolicy, Plan } from './policy.js';
@@ -21,6 +21,8 @@ export interface TargetReport {
   name: string;
   uid?: string;
   outcome: Outcome;
+  /** The namespace's labels as last seen: they tell who owns it (a pull request, a team). */
+  labels?: Record<string, string>;
   /** ISO times. */
   requestedAt?: string;
   goneAt?: string;
@@ -35,6 +37,8 @@ export interface TargetReport {
   findings: Finding[];
   /** When and why the namespace was diagnosed. */
   diagnosedBecause?: string;
+  /** Which namespace scan the diagnosis ran (targeted from the controller's conditions, or full) and why. */
+  scan?: ScanChoice;
   /** The force plan (when force is not off and force-after was reached) and what was done. */
   force?: { plan: Plan; audit: AuditEntry[] };
   note?: string;
@@ -75,4 +79,12 @@ export interface RunContext {
   runUrl?: string;
   workflow?: string;
   job?: string;
+  /** Which cluster: the kubeconfig context (when it has one) and the API server's host, never credentials. */
+  cluster?: ClusterIdentity;
+}
+
+/** The kubeconfig context and API server host a run talked to. */
+export interface ClusterIdentity {
+  context?: string;
+  server?: string;
 }

@@ -55,6 +55,7 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
     name: ns.name,
     uid: ns.uid,
     outcome,
+    labels: ns.labels,
     requestedAt: since !== undefined ? iso(since) : undefined,
     goneAt: record.goneAt !== undefined ? iso(record.goneAt) : undefined,
     durationMs:
@@ -76,6 +77,7 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
     name,
     uid: state?.uid,
     outcome,
+    labels: state?.labels,
     transitions: [],
     conditions: state?.conditions ?? [],
     watchRestarts: { expired: 0, reset: 0 },
@@ -167,6 +169,7 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
 function applyInspection(report: TargetReport, result: Inspection): void {
   report.findings = result.findings;
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
+  if (result.scan) report.scan = result.scan;
   if (result.plan) report.force = { plan: result.plan, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
