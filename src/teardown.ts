@@ -18,6 +18,8 @@ export interface TeardownDeps {
   progressMs?: number;
   /** Diagnosis and forcing while waiting; absent = only wait. */
   inspect?: InspectDeps;
+  /** Chooses the targets instead of `namespaces` and `selector` (the sweep). */
+  resolve?: (settings: Settings, kube: Kube) => Promise<Resolved[]>;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -53,6 +55,7 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
     name: ns.name,
     uid: ns.uid,
     outcome,
+    labels: ns.labels,
     requestedAt: since !== undefined ? iso(since) : undefined,
     goneAt: record.goneAt !== undefined ? iso(record.goneAt) : undefined,
     durationMs:
@@ -74,6 +77,7 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
     name,
     uid: state?.uid,
     outcome,
+    labels: state?.labels,
     transitions: [],
     conditions: state?.conditions ?? [],
     watchRestarts: { expired: 0, reset: 0 },
@@ -165,6 +169,7 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
 function applyInspection(report: TargetReport, result: Inspection): void {
   report.findings = result.findings;
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
+  if (result.scan) report.scan = result.scan;
   if (result.plan) report.force = { plan: result.plan, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
@@ -195,7 +200,7 @@ export async function deleteAndWait(
 ): Promise<TargetReport[]> {
   const { kube, logger, clock } = deps;
   const resolved = await logger.group('Resolve targets', async () => {
-    const targets = await resolveTargets(settings, kube);
+    const targets = await (deps.resolve ?? resolveTargets)(settings, kube);
     for (const t of targets)
       logger.info(`${t.name}: ${t.refused ?? (t.state ? t.state.phase : 'not found')}`);
     return targets;
