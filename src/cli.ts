@@ -104,7 +104,7 @@ export async function cli(argv: string[]): Promise<number> {
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
-    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
       import('./kube/client.js'),
     ]);
@@ -121,7 +121,7 @@ export async function cli(argv: string[]): Promise<number> {
         github,
         serverUrl: serverUrlOf(process.env),
       },
-      {},
+      { cluster: clusterIdentity(kc) },
     );
     if (typeof values.report === 'string')
       writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');

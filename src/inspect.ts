@@ -11,6 +11,15 @@ import type { Clock, Logger } from './ports.js';
 const FORCE_PASSES = 3;
 const FORCE_RETRY_MS = 10_000;
 
+/**
+ * Whether another pass may find more: after forced writes, or when nothing could be forced yet (the controller may
+ * not have marked what blocks). A dry-run that planned steps decides once, so its audit is not repeated.
+ */
+const again = (plan: Plan): boolean =>
+  (plan.mode === 'on' && plan.decision === 'force') ||
+  plan.decision === 'nothing-to-force' ||
+  plan.decision === 'nothing-allowed';
+
 /** What the inspector needs besides the cluster. */
 export interface InspectDeps {
   kube: Kube;
@@ -118,8 +127,7 @@ export class Inspector {
       const plan = this.result.plan!;
       // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later.
       if (plan.decision === 'not-yet' && plan.waitMs !== undefined) at = this.deps.clock.now() + plan.waitMs;
-      // A pass that forced may have met objects the controller had not reached yet: look again later.
-      else if (plan.mode === 'on' && plan.decision === 'force') at = this.deps.clock.now() + FORCE_RETRY_MS;
+      else if (again(plan)) at = this.deps.clock.now() + FORCE_RETRY_MS;
       else return;
     }
   }

@@ -25,7 +25,7 @@ export async function run(): Promise<void> {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
     // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
-    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
       import('./kube/client.js'),
     ]);
@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
     const report = await runEngine(
       settings,
       { kube, logger: coreLogger, clock: systemClock, github, serverUrl: serverUrlOf(process.env) },
-      context,
+      { ...context, cluster: clusterIdentity(loaded.kc) },
     );
     const reportPath = join(
       process.env.RUNNER_TEMP || tmpdir(),

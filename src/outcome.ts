@@ -21,6 +21,8 @@ export interface TargetReport {
   name: string;
   uid?: string;
   outcome: Outcome;
+  /** The namespace's labels as last seen: they tell who owns it (a pull request, a team). */
+  labels?: Record<string, string>;
   /** ISO times. */
   requestedAt?: string;
   goneAt?: string;
@@ -77,4 +79,12 @@ export interface RunContext {
   runUrl?: string;
   workflow?: string;
   job?: string;
+  /** Which cluster: the kubeconfig context (when it has one) and the API server's host, never credentials. */
+  cluster?: ClusterIdentity;
+}
+
+/** The kubeconfig context and API server host a run talked to. */
+export interface ClusterIdentity {
+  context?: string;
+  server?: string;
 }

@@ -55,6 +55,7 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
     name: ns.name,
     uid: ns.uid,
     outcome,
+    labels: ns.labels,
     requestedAt: since !== undefined ? iso(since) : undefined,
     goneAt: record.goneAt !== undefined ? iso(record.goneAt) : undefined,
     durationMs:
@@ -76,6 +77,7 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
     name,
     uid: state?.uid,
     outcome,
+    labels: state?.labels,
     transitions: [],
     conditions: state?.conditions ?? [],
     watchRestarts: { expired: 0, reset: 0 },

@@ -140,6 +140,8 @@ export interface Finding {
   remedy: { commands: string[]; policy?: string; note?: string };
   /** True when a finalizer leaked: its owner is gone. Drives `fail-on: leaked`. */
   leaked: boolean;
+  /** True when the finding only repeats the namespace controller's words without naming a culprit. */
+  generic?: boolean;
   /** Objects this finding is about, for the force planner. */
   targets?: ForceTarget[];
 }

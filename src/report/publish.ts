@@ -3,6 +3,7 @@ import * as core from '@actions/core';
 import { writeFile } from 'node:fs/promises';
 import type { RunReport } from '../outcome.js';
 import { planAnnotations } from './annotations.js';
+import { breakCommands, safeLog } from './escape.js';
 import { renderSummary } from './markdown.js';
 import { outputsOf } from './outputs.js';
 
@@ -12,11 +13,10 @@ export async function publish(report: RunReport, reportPath: string): Promise<vo
   const { emit, overflow } = planAnnotations(report);
   for (const a of emit) core[a.level](a.message, { title: a.title });
   if (overflow > 0) core.info(`${overflow} more annotation(s) are in the job summary and ${reportPath}.`);
-  let summary = renderSummary(report, reportPath);
-  if (overflow > 0)
-    summary += `\n<sub>${overflow} annotation(s) over GitHub's per-step limit are listed above only.</sub>\n`;
+  const summary = renderSummary(report, reportPath, { overflow });
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-  else core.info(summary);
+  else core.info(breakCommands(summary));
   for (const [name, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(name, value);
-  if (report.failures.length > 0) core.setFailed(`Namespace teardown failed: ${report.failures.join('; ')}`);
+  if (report.failures.length > 0)
+    core.setFailed(`Namespace teardown failed: ${safeLog(report.failures.join('; '))}`);
 }

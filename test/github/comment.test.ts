@@ -165,10 +165,11 @@ describe('the one PR comment', () => {
       .reply(201, { id: 1 });
     const logger = new RecordingLogger();
     await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger);
-    expect(posted).toContain('### Namespace teardown: 1 stuck');
-    expect(posted).toContain('the check fails');
+    // The summary's own headline and fix-first block.
+    expect(posted).toContain('## ❌ Namespace teardown: 1 stuck of 1 namespace');
+    expect(posted).toContain('**The check fails:**');
     expect(posted).toMatch(
-      /#### Fix first\n\n\*\*pr-42\*\* \(stuck\): kialis kiali holds kiali.io\/finalizer\n\n```sh\nkubectl patch/,
+      /### Fix first\n\n\*\*1\.\*\* \*\*pr-42\*\*\n\n🔴 kialis kiali holds kiali.io\/finalizer\n\n```sh\nkubectl patch/,
     );
     expect(posted).toContain('(https://ghe.example.com/acme/shop/actions/runs/7)');
     expect(logger.lines).toEqual(['pr-comment: created comment 1']);

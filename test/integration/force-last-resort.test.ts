@@ -164,6 +164,16 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     expect(cluster.get(GVR.pods, s.namespace, 'db-0')).toBeUndefined();
   });
 
+  test('a first pass before the controller marked the pod finds nothing; a later pass deletes it', async () => {
+    // The controller first acts 2 s after the DELETE, after force-after (1 s): the first pass sees no stuck pod.
+    const s = claimOnLostNode({ controller: { ...FAST, queueDelayMs: 2_000 } });
+    const { report } = await run(s, { timeout: '20s', 'force-delete-pods': 'lost-nodes' });
+    const t = target(report, s.namespace);
+    expect(t.outcome).toBe('forced');
+    expect(writeLines(cluster, s.namespace)).toEqual(['DELETE /api/v1/namespaces/preview-1/pods/db-0 200']);
+    expect(t.force!.audit.map((a) => `${a.object}: ${a.result}`)).toEqual(['pods/db-0: deleted']);
+  });
+
   test('a node NotReady for less than 5 minutes: its pod is not deleted yet', async () => {
     const s = claimOnLostNode({ controller: FAST, lostMinutes: 1 });
     const { report } = await run(s, { timeout: '4s', 'force-delete-pods': 'lost-nodes' });

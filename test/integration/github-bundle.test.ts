@@ -101,7 +101,7 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     }
     expect(gh.comments).toHaveLength(1);
     expect(gh.comments[0]!.body).toMatch(
-      /^<!-- namespace-teardown:pr-comment -->\n### Namespace teardown: 1 already-gone/,
+      /^<!-- namespace-teardown:pr-comment -->\n## ✅ Namespace teardown: 1 already gone of 1 namespace/,
     );
     expect(gh.comments[0]!.body).toContain('(https://github.com/acme/shop/actions/runs/7)');
     expect(gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
