@@ -5,10 +5,10 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../src/kube/client.js';
-import type { RunReport } from '../src/outcome.js';
-import { RecordingLogger, systemClock } from '../src/ports.js';
-import { runTeardown } from '../src/run.js';
-import { readSettings } from '../src/settings.js';
+import { readSettings } from '../src/settings/settings.js';
+import { RecordingLogger, systemClock } from '../src/shared/ports.js';
+import type { RunReport } from '../src/teardown/outcome.js';
+import { runTeardown } from '../src/teardown/run.js';
 import type { Options, Sizes } from './args.js';
 import { measure, requestKind, tally, type Sample } from './measure.js';
 import { STUCK_FINALIZER, type LoggedRequest, type ManySpec, type ManyTarget } from './protocol.js';

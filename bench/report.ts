@@ -370,7 +370,7 @@ function missesSection(r: Results): string {
       case 'many':
         return `- **${t.name}**: ${t.measured}. See section 2 for where the extra time goes (the late DELETEs and the
   simultaneous diagnoses). What would close it: fewer simultaneous new TLS connections at start (one LIST of namespaces
-  instead of one GET per name in \`resolveTargets\`, src/targets.ts; HTTP/2 multiplexing against real API servers) and
+  instead of one GET per name in \`resolveTargets\`, src/targets/resolve.ts; HTTP/2 multiplexing against real API servers) and
   a shared \`SecureContext\` in \`createKube\`.`;
       case 'detection':
         return `- **${t.name}**: ${t.measured}. The waiter records goneAt when it processes the DELETED event; a late value

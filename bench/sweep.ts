@@ -5,11 +5,11 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
-import { runEngine } from '../src/engine.js';
+import { runEngine } from '../src/entry/engine.js';
 import { createGitHub } from '../src/github/client.js';
 import { createKube } from '../src/kube/client.js';
-import { RecordingLogger, systemClock } from '../src/ports.js';
-import { readSettings } from '../src/settings.js';
+import { readSettings } from '../src/settings/settings.js';
+import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import { FakeCluster } from '../test/fake/index.js';
 import { FakeGitHub } from '../test/github/fake-github.js';
 

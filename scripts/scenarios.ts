@@ -1,7 +1,7 @@
 /** Real runs of the engine against the embedded fake cluster, for the README pictures and size figures. */
 import { FakeCluster, GVR } from '../test/fake/index.js';
 import { runEngine } from '../test/helpers/harness.js';
-import type { RunReport } from '../src/outcome.js';
+import type { RunReport } from '../src/teardown/outcome.js';
 
 const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxMs: 200 };
 const SELECTOR = 'preview.example.com/env=preview';

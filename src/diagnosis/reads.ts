@@ -1,6 +1,6 @@
 import { KubeError } from '../kube/port.js';
 import type { ApiResource, KubeReader, ObjectMeta } from '../kube/port.js';
-import { Slots } from '../slots.js';
+import { Slots } from '../shared/slots.js';
 
 /** Request and byte counts, as a reader may expose them. */
 export interface ReadCost {

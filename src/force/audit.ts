@@ -1,6 +1,6 @@
 /** The force audit trail: one entry per executed step, and its log line. Pure. */
 import { allowedByText, type AllowedBy, type ForceStep, type Removal } from './plan.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../shared/ports.js';
 
 /** What happened to one step. `gone` (NotFound) counts as done. */
 export type AuditResult =

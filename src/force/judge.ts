@@ -1,6 +1,6 @@
 /** Whether the force-finalizers patterns allow removing one finalizer, and at what risk. Pure. */
 import type { Finding } from '../diagnosis/types.js';
-import { firstMatch } from '../glob.js';
+import { firstMatch } from '../shared/glob.js';
 import type { Removal } from './plan.js';
 
 /** What removing a well-known built-in finalizer leaves behind. */

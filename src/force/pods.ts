@@ -1,6 +1,6 @@
 /** Step 0 of the plan: pods whose node is lost, and whether force-delete-pods allows deleting them now. Pure. */
 import type { Finding, ForceTarget } from '../diagnosis/types.js';
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../shared/duration.js';
 import { objectLabel, type PodDeleteStep, type Refusal } from './plan.js';
 import { byText, sorted } from './steps.js';
 

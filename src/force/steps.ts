@@ -1,4 +1,4 @@
-/** Pure planning of each kind of forced change; `decide` in src/policy.ts puts them in order. */
+/** Pure planning of each kind of forced change; `decide` in src/force/policy.ts puts them in order. */
 import type { Finding } from '../diagnosis/types.js';
 import type { ApiResource, NamespaceState } from '../kube/port.js';
 import { judge, needsExactName } from './judge.js';

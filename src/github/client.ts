@@ -1,6 +1,6 @@
 /** The one GitHub REST client: Octokit from @actions/github behind rate limits, a concurrency bound and a cap. */
-import type { Clock, Logger } from '../ports.js';
-import { Slots } from '../slots.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import { Slots } from '../shared/slots.js';
 import { GitHubError, type GitHubApi, type GitHubHeaders, type GitHubResponse } from './port.js';
 import { primaryResetAt, retryDelayMs } from './rate-limit.js';
 

@@ -1,5 +1,5 @@
 /** Create or update the one pull-request comment the action owns, found by a hidden marker. */
-import type { Logger } from '../ports.js';
+import type { Logger } from '../shared/ports.js';
 import { GitHubError, type GitHubApi, type RepoRef } from './port.js';
 
 /** The hidden first line that marks the comment as ours. */

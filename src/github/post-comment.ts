@@ -1,7 +1,7 @@
 /** The opt-in PR comment: render the body, then create or update the one comment; never fails the run. */
-import type { RunContext, RunReport } from '../outcome.js';
-import type { Logger } from '../ports.js';
 import { renderComment } from '../report/comment.js';
+import type { Logger } from '../shared/ports.js';
+import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { upsertComment } from './comment.js';
 import type { GitHubApi } from './port.js';
 

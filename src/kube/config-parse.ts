@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../shared/errors.js';
 
 /** A kubeconfig stored base64-encoded (a common way to keep it in a secret): decode it. */
 export function decodeIfBase64(content: string, secrets: Set<string>): string {

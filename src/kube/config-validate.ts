@@ -1,7 +1,7 @@
 /** Checks that the chosen context of a loaded kubeconfig is usable before any request is made. */
 import fs from 'node:fs';
 import type { Cluster, Context, KubeConfig } from '@kubernetes/client-node';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../shared/errors.js';
 
 /** Select `context` (else keep current-context) and check its cluster, user, server URL and files. */
 export function validateKubeConfig(

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig, type User } from '@kubernetes/client-node';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../shared/errors.js';
 import { decodeIfBase64, merge, parseKubeConfig, readFile } from './config-parse.js';
 import { validateKubeConfig } from './config-validate.js';
 

@@ -1,6 +1,6 @@
 /** Annotations within GitHub's budget: one per stuck namespace (its root cause and fix) first, then the rest. Pure. */
 import type { Finding } from '../diagnosis/types.js';
-import type { RunReport, TargetReport } from '../outcome.js';
+import type { RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, verdictOf } from './causes.js';
 import { fixCommand, withContext } from './commands.js';
 import { safeLog, truncate } from './escape.js';

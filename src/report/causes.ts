@@ -1,6 +1,6 @@
 /** Stuck namespaces grouped by root cause, each cause with the one command to paste. Pure. */
 import type { Finding } from '../diagnosis/types.js';
-import type { RunReport, TargetReport } from '../outcome.js';
+import type { RunReport, TargetReport } from '../teardown/outcome.js';
 import { fixCommand, shellWords, withContext } from './commands.js';
 
 /** One root cause and every namespace it blocks. */

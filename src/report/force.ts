@@ -3,8 +3,8 @@ import { objectLabel } from '../force/plan.js';
 import type { AuditEntry } from '../force/audit.js';
 import { allowedByText, type Decision, type ForceStep } from '../force/plan.js';
 import type { Finding } from '../diagnosis/types.js';
-import { formatDuration } from '../duration.js';
-import type { TargetReport } from '../outcome.js';
+import { formatDuration } from '../shared/duration.js';
+import type { TargetReport } from '../teardown/outcome.js';
 import { fence, md } from './escape.js';
 
 type Mode = 'off' | 'dry-run' | 'on';

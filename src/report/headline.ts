@@ -1,5 +1,5 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
-import type { Outcome, RunReport, TargetReport } from '../outcome.js';
+import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md } from './escape.js';

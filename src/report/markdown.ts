@@ -1,6 +1,6 @@
 /** The job summary: headline, fix first, namespaces still there, forcing, gone ones folded, details. Pure. */
-import { formatDuration } from '../duration.js';
-import type { Outcome, RunReport, TargetReport } from '../outcome.js';
+import { formatDuration } from '../shared/duration.js';
+import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, verdictOf } from './causes.js';
 import { md } from './escape.js';
 import { renderDetails } from './findings.js';

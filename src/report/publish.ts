@@ -1,7 +1,7 @@
 /** Thin publishing: the only module that writes to GitHub (summary, annotations, outputs, failure). */
 import * as core from '@actions/core';
 import { writeFile } from 'node:fs/promises';
-import type { RunReport } from '../outcome.js';
+import type { RunReport } from '../teardown/outcome.js';
 import { planAnnotations } from './annotations.js';
 import { breakCommands, safeLog } from './escape.js';
 import { renderSummary } from './markdown.js';

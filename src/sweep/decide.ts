@@ -1,6 +1,6 @@
 /** Pure decision per candidate namespace: open PRs are always kept; unknown is kept; only the proven go. */
-import { formatDuration } from '../duration.js';
 import type { PullState } from '../github/pulls.js';
+import { formatDuration } from '../shared/duration.js';
 import type { Decision } from './types.js';
 
 /** The pull request number in a label value, `invalid` when the value is not one, undefined when absent. */

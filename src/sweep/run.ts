@@ -1,13 +1,13 @@
 /** The sweep: list candidates, ask GitHub once per pull request, decide, then run the usual teardown. */
-import { formatDuration } from '../duration.js';
 import type { GitHubApi } from '../github/port.js';
 import { getPullState, type PullState } from '../github/pulls.js';
 import type { NamespaceState } from '../kube/port.js';
-import type { RunContext, RunReport } from '../outcome.js';
-import { runTeardown } from '../run.js';
-import { isProtected, type Settings } from '../settings.js';
-import type { Resolved } from '../targets.js';
-import type { TeardownDeps } from '../teardown.js';
+import { isProtected, type Settings } from '../settings/settings.js';
+import { formatDuration } from '../shared/duration.js';
+import type { Resolved } from '../targets/resolve.js';
+import type { TeardownDeps } from '../teardown/delete-and-wait.js';
+import type { RunContext, RunReport } from '../teardown/outcome.js';
+import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
 import { candidateSelector } from './settings.js';
 import type { SweepEntry, SweepReport, SweepSettings } from './types.js';

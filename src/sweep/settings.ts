@@ -1,9 +1,9 @@
 /** The sweep's inputs → SweepSettings, validated before any cluster or GitHub call. Pure. */
-import { parseDuration } from '../duration.js';
-import { ConfigError } from '../errors.js';
 import type { RepoRef } from '../github/port.js';
-import { Inputs } from '../io.js';
-import { labelSelectorProblem } from '../names.js';
+import { Inputs } from '../settings/action-names.js';
+import { labelSelectorProblem } from '../settings/name-syntax.js';
+import { parseDuration } from '../shared/duration.js';
+import { ConfigError } from '../shared/errors.js';
 import { SWEEP_MODES, type SweepMode, type SweepSettings } from './types.js';
 
 type Read = (name: string) => string;

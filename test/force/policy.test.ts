@@ -1,6 +1,12 @@
 import type { Finding, Leftover } from '../../src/diagnosis/types.js';
+import {
+  decide,
+  type Decision,
+  type ForcePolicy,
+  type ForceStep,
+  type Plan,
+} from '../../src/force/policy.js';
 import type { NamespaceState } from '../../src/kube/port.js';
-import { decide, type Decision, type ForcePolicy, type ForceStep, type Plan } from '../../src/policy.js';
 import {
   DISCOVERY_FAILED,
   MINUTE,

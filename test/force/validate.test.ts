@@ -1,5 +1,5 @@
-import { ConfigError } from '../../src/errors.js';
-import { validateForcePolicy } from '../../src/policy.js';
+import { validateForcePolicy } from '../../src/force/policy.js';
+import { ConfigError } from '../../src/shared/errors.js';
 
 const MIN = 60_000;
 const base = {

@@ -1,7 +1,7 @@
 import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
-import type { RunReport } from '../../src/outcome.js';
-import { RecordingLogger } from '../../src/ports.js';
+import { RecordingLogger } from '../../src/shared/ports.js';
+import type { RunReport } from '../../src/teardown/outcome.js';
 import { API, beforeEachNock, client, github } from './helpers.js';
 
 const REPO = { owner: 'acme', repo: 'shop' };

@@ -2,7 +2,7 @@
 import nock from 'nock';
 import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
 import type { GitHubApi } from '../../src/github/port.js';
-import { RecordingLogger, type Clock } from '../../src/ports.js';
+import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 
 /** GitHub Enterprise Server's API address, as GITHUB_API_URL gives it on such a runner. */
 export const API = 'https://ghe.example.com/api/v3';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/ports.js';
+import type { Clock } from '../../src/shared/ports.js';
 
 /** A manual clock: sleeps resolve only when `advance` moves time past them. */
 export class FakeClock implements Clock {

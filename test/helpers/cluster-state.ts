@@ -1,5 +1,5 @@
 /** What a run changed in the fake cluster: its writes, and everything stored outside the target. */
-import type { RunReport, TargetReport } from '../../src/outcome.js';
+import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
 import type { FakeCluster, RequestRecord } from '../fake/index.js';
 import { runEngine } from './harness.js';
 

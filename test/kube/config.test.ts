@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../../src/errors.js';
 import { loadKubeConfig } from '../../src/kube/config.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import { kubeconfigYaml, TOKEN } from './fixtures.js';
 
 let dir: string;

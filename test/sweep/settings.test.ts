@@ -1,4 +1,4 @@
-import { readSettings } from '../../src/settings.js';
+import { readSettings } from '../../src/settings/settings.js';
 
 const SWEEP = {
   sweep: 'plan',

@@ -1,12 +1,12 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
-import { runEngine } from '../../src/engine.js';
+import { runEngine } from '../../src/entry/engine.js';
 import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
 import { createKube } from '../../src/kube/client.js';
-import type { RunReport } from '../../src/outcome.js';
-import { RecordingLogger, systemClock } from '../../src/ports.js';
 import { renderSummary } from '../../src/report/markdown.js';
-import { readSettings } from '../../src/settings.js';
+import { readSettings } from '../../src/settings/settings.js';
+import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
+import type { RunReport } from '../../src/teardown/outcome.js';
 import { FakeCluster } from '../fake/index.js';
 import { API, github, SkipClock, TOKEN } from '../github/helpers.js';
 import { FAST } from '../helpers/harness.js';

@@ -2,14 +2,14 @@
  * The only code that removes finalizers, deletes pods on lost nodes or calls /finalize. Every write re-reads first,
  * checks the namespace UID, recomputes from the fresh state, and sends preconditions; dry-run writes nothing.
  */
-import { failed, logEntry, type AuditEntry, type AuditResult } from './force/audit.js';
-import { podAttempt } from './force/pod-step.js';
-import type { ForceStep, ObjectStep, Plan } from './force/plan.js';
-import { enc, resourcePath } from './kube/paths.js';
-import { KubeError, type Kube, type NamespaceState } from './kube/port.js';
-import type { Clock, Logger } from './ports.js';
+import { failed, logEntry, type AuditEntry, type AuditResult } from './audit.js';
+import { podAttempt } from './pod-step.js';
+import type { ForceStep, ObjectStep, Plan } from './plan.js';
+import { enc, resourcePath } from '../kube/paths.js';
+import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
+import type { Clock, Logger } from '../shared/ports.js';
 
-export type { AuditEntry, AuditResult } from './force/audit.js';
+export type { AuditEntry, AuditResult } from './audit.js';
 
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
 export interface Outcome {

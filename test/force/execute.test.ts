@@ -1,7 +1,7 @@
-import { executePlan, type AuditEntry } from '../../src/force.js';
+import { executePlan, type AuditEntry } from '../../src/force/execute.js';
 import { KubeError } from '../../src/kube/port.js';
-import { decide, type ForcePolicy, type Plan } from '../../src/policy.js';
-import { RecordingLogger, type Clock } from '../../src/ports.js';
+import { decide, type ForcePolicy, type Plan } from '../../src/force/policy.js';
+import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 import type { Finding } from '../../src/diagnosis/types.js';
 import type { NamespaceState } from '../../src/kube/port.js';
 import { RecordingKube } from './fake-kube.js';

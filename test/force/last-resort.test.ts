@@ -1,4 +1,4 @@
-import type { RunReport } from '../../src/outcome.js';
+import type { RunReport } from '../../src/teardown/outcome.js';
 import { FakeCluster, GVR, claimOnLostNode, webhookBlocksCR } from '../fake/index.js';
 import { forceRun, outside, targetOf as target, writeLines, writes } from '../helpers/cluster-state.js';
 import { FAST } from '../helpers/harness.js';

@@ -1,6 +1,6 @@
 /** One clear line for the user out of any error. Pure. */
-import { ConfigError } from './errors.js';
-import { KubeError } from './kube/port.js';
+import { KubeError } from '../kube/port.js';
+import { ConfigError } from '../shared/errors.js';
 
 /** Where the RBAC the action needs is documented. */
 export const RBAC_HINT = 'Grant the permissions in deploy/rbac.yaml (see the README, "Permissions").';

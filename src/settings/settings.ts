@@ -1,12 +1,12 @@
 /** Inputs → one frozen, typed Settings, validated before any cluster call. Pure. */
-import { parseDuration } from './duration.js';
-import { ConfigError } from './errors.js';
-import { compileGlob, globProblem } from './glob.js';
-import { Inputs } from './io.js';
-import { labelSelectorProblem, namespaceNameProblem } from './names.js';
-import { validateForcePolicy, type ForcePolicy } from './policy.js';
-import { readSweep } from './sweep/settings.js';
-import type { SweepSettings } from './sweep/types.js';
+import { validateForcePolicy, type ForcePolicy } from '../force/policy.js';
+import { parseDuration } from '../shared/duration.js';
+import { ConfigError } from '../shared/errors.js';
+import { compileGlob, globProblem } from '../shared/glob.js';
+import { readSweep } from '../sweep/settings.js';
+import type { SweepSettings } from '../sweep/types.js';
+import { Inputs } from './action-names.js';
+import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;

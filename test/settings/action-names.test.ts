@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Inputs, Outputs } from '../../src/io.js';
+import { Inputs, Outputs } from '../../src/settings/action-names.js';
 import { actionTables, BEGIN, END, readAction } from '../../scripts/action-table.js';
 
 /** Table rows as trimmed cells, so Prettier's column padding does not count as drift. */

@@ -1,9 +1,9 @@
 /** The vocabulary of results: what happened to each target, and to the run. */
-import type { Finding, ScanChoice } from './diagnosis/types.js';
-import type { AuditEntry } from './force.js';
-import type { Condition } from './kube/port.js';
-import type { ForcePolicy, Plan } from './policy.js';
-import type { SweepReport } from './sweep/types.js';
+import type { Finding, ScanChoice } from '../diagnosis/types.js';
+import type { AuditEntry } from '../force/execute.js';
+import type { ForcePolicy, Plan } from '../force/policy.js';
+import type { Condition } from '../kube/port.js';
+import type { SweepReport } from '../sweep/types.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.

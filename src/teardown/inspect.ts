@@ -1,11 +1,11 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
-import { diagnose, takeSnapshot } from './diagnosis/index.js';
-import type { Finding, Leftover, ScanChoice } from './diagnosis/types.js';
-import { formatDuration } from './duration.js';
-import { executePlan, type AuditEntry } from './force.js';
-import type { Kube, NamespaceState } from './kube/port.js';
-import { decide, type ForcePolicy, type Plan } from './policy.js';
-import type { Clock, Logger } from './ports.js';
+import { diagnose, takeSnapshot } from '../diagnosis/index.js';
+import type { Finding, Leftover, ScanChoice } from '../diagnosis/types.js';
+import { executePlan, type AuditEntry } from '../force/execute.js';
+import { decide, type ForcePolicy, type Plan } from '../force/policy.js';
+import type { Kube, NamespaceState } from '../kube/port.js';
+import { formatDuration } from '../shared/duration.js';
+import type { Clock, Logger } from '../shared/ports.js';
 
 /** Forcing passes per namespace, and the pause between them while it is still there. */
 const FORCE_PASSES = 3;

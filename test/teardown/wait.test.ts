@@ -1,6 +1,6 @@
 import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from '../../src/kube/port.js';
-import { RecordingLogger } from '../../src/ports.js';
-import { waitUntilGone } from '../../src/wait.js';
+import { RecordingLogger } from '../../src/shared/ports.js';
+import { waitUntilGone } from '../../src/teardown/wait.js';
 import { FakeClock } from '../helpers/clock.js';
 
 const ns = (over: Partial<NamespaceState> = {}): NamespaceState => ({

@@ -1,12 +1,12 @@
 /** Which engine runs: the sweep (targets chosen by asking GitHub) or the named targets and selector. */
-import { apiBaseUrl, createGitHub, type GitHubLimits } from './github/client.js';
-import type { GitHubApi } from './github/port.js';
-import type { RunContext, RunReport } from './outcome.js';
-import type { Clock, Logger } from './ports.js';
-import { runTeardown } from './run.js';
-import type { Settings } from './settings.js';
-import { runSweep } from './sweep/run.js';
-import type { TeardownDeps } from './teardown.js';
+import { apiBaseUrl, createGitHub, type GitHubLimits } from '../github/client.js';
+import type { GitHubApi } from '../github/port.js';
+import type { Settings } from '../settings/settings.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import { runSweep } from '../sweep/run.js';
+import type { TeardownDeps } from '../teardown/delete-and-wait.js';
+import type { RunContext, RunReport } from '../teardown/outcome.js';
+import { runTeardown } from '../teardown/run.js';
 
 /** One GitHub client per run, built on first use (so @actions/github loads only when needed). */
 export function lazyGitHub(

@@ -1,5 +1,5 @@
-import { ConfigError } from '../../src/errors.js';
-import { readSettings, type Settings } from '../../src/settings.js';
+import { readSettings, type Settings } from '../../src/settings/settings.js';
+import { ConfigError } from '../../src/shared/errors.js';
 
 const reader =
   (inputs: Record<string, string>) =>

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { explain } from './explain.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
-import { commentOnPullRequest } from './github/post-comment.js';
-import { systemClock, type Logger } from './ports.js';
-import { breakCommands } from './report/escape.js';
-import { publish } from './report/publish.js';
-import { readSettings } from './settings.js';
+import { commentOnPullRequest } from '../github/post-comment.js';
+import { systemClock, type Logger } from '../shared/ports.js';
+import { breakCommands } from '../report/escape.js';
+import { publish } from '../report/publish.js';
+import { readSettings } from '../settings/settings.js';
 
 /** A Logger on @actions/core; every line is kept from forming a workflow command. */
 export const coreLogger: Logger = {
@@ -26,8 +26,8 @@ export async function run(): Promise<void> {
     if (settings.githubToken) core.setSecret(settings.githubToken);
     // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
     const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
-      import('./kube/config.js'),
-      import('./kube/client.js'),
+      import('../kube/config.js'),
+      import('../kube/client.js'),
     ]);
     const loaded = loadKubeConfig({
       kubeconfig: settings.kubeconfig,

@@ -1,9 +1,9 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../shared/duration.js';
 import type { RunContext, RunReport, TargetReport } from './outcome.js';
 import type { InspectDeps } from './inspect.js';
-import { isProtected, type Settings } from './settings.js';
-import { deleteAndWait, type TeardownDeps } from './teardown.js';
+import { isProtected, type Settings } from '../settings/settings.js';
+import { deleteAndWait, type TeardownDeps } from './delete-and-wait.js';
 
 /** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
 export const SLOW_AFTER_MS = 30_000;

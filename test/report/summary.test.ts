@@ -1,10 +1,10 @@
 import type { Finding } from '../../src/diagnosis/types.js';
 import type { AuditEntry } from '../../src/force/audit.js';
 import type { ForceStep, Plan } from '../../src/force/plan.js';
-import type { RunReport, TargetReport } from '../../src/outcome.js';
 import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
 import { COMMAND_WIDTH } from '../../src/report/commands.js';
 import { renderFixFirst, renderHeadline, renderSummary } from '../../src/report/markdown.js';
+import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
 import { gfm, gfmProblems } from '../helpers/gfm.js';
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/1';

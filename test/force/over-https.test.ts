@@ -1,8 +1,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { executePlan } from '../../src/force.js';
+import { executePlan } from '../../src/force/execute.js';
 import { createKube } from '../../src/kube/client.js';
-import { RecordingLogger, systemClock } from '../../src/ports.js';
-import { decide } from '../../src/policy.js';
+import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
+import { decide } from '../../src/force/policy.js';
 import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown, pvcInUse } from '../fake/index.js';
 import { forceRun, outside, targetOf as target, writes } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';

@@ -1,11 +1,11 @@
 /** The story per namespace: resolve → delete → wait (diagnose, force) → outcome, all targets at once. */
-import { formatDuration } from './duration.js';
+import type { Kube, NamespaceState } from '../kube/port.js';
+import type { Settings } from '../settings/settings.js';
+import { formatDuration } from '../shared/duration.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import { requestDeletion, resolveTargets, type Resolved } from '../targets/resolve.js';
 import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
-import type { Kube, NamespaceState } from './kube/port.js';
 import type { Outcome, TargetReport } from './outcome.js';
-import type { Clock, Logger } from './ports.js';
-import type { Settings } from './settings.js';
-import { requestDeletion, resolveTargets, type Resolved } from './targets.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 
 export interface TeardownDeps {

@@ -1,8 +1,8 @@
 /** Targets: resolve names and the selector, and request deletion. Reads and deletes only the targets. */
-import { KubeError, type Kube, type NamespaceState } from './kube/port.js';
-import type { Outcome } from './outcome.js';
-import type { Logger } from './ports.js';
-import { isProtected, type Settings } from './settings.js';
+import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
+import { isProtected, type Settings } from '../settings/settings.js';
+import type { Logger } from '../shared/ports.js';
+import type { Outcome } from '../teardown/outcome.js';
 
 /** A target as resolved before deletion: its state, or why there is nothing to do. */
 export interface Resolved {

@@ -1,16 +1,16 @@
 /** Which forced changes are allowed: the validated force policy and the pure decision per namespace. */
-import type { Finding, Leftover } from './diagnosis/types.js';
-import { formatDuration } from './duration.js';
-import { ConfigError } from './errors.js';
-import { namespaceLabel, type Plan, type Refusal } from './force/plan.js';
-import { planFinalize } from './force/finalize-step.js';
-import { lostPods, planPods } from './force/pods.js';
-import { blockedObjects, planNamespaceMetadata, planObject, sorted } from './force/steps.js';
-import { globProblem } from './glob.js';
-import { Inputs } from './io.js';
-import type { NamespaceState } from './kube/port.js';
+import type { Finding, Leftover } from '../diagnosis/types.js';
+import { formatDuration } from '../shared/duration.js';
+import { ConfigError } from '../shared/errors.js';
+import { namespaceLabel, type Plan, type Refusal } from './plan.js';
+import { planFinalize } from './finalize-step.js';
+import { lostPods, planPods } from './pods.js';
+import { blockedObjects, planNamespaceMetadata, planObject, sorted } from './steps.js';
+import { globProblem } from '../shared/glob.js';
+import { Inputs } from '../settings/action-names.js';
+import type { NamespaceState } from '../kube/port.js';
 
-export type * from './force/plan.js';
+export type * from './plan.js';
 
 /** What the user allows forcing. */
 export interface ForcePolicy {

@@ -1,15 +1,15 @@
 /** The same engine behind a command line: flags named like the action's inputs, summary on stdout. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { safeLog } from '../report/escape.js';
+import { renderSummary } from '../report/markdown.js';
+import { Inputs } from '../settings/action-names.js';
+import { readSettings } from '../settings/settings.js';
+import { ConfigError } from '../shared/errors.js';
+import { systemClock, type Logger } from '../shared/ports.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
-import { ConfigError } from './errors.js';
 import { explain } from './explain.js';
-import { Inputs } from './io.js';
-import { systemClock, type Logger } from './ports.js';
-import { safeLog } from './report/escape.js';
-import { renderSummary } from './report/markdown.js';
-import { readSettings } from './settings.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
@@ -105,8 +105,8 @@ export async function cli(argv: string[]): Promise<number> {
     };
     const settings = readSettings(read);
     const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
-      import('./kube/config.js'),
-      import('./kube/client.js'),
+      import('../kube/config.js'),
+      import('../kube/client.js'),
     ]);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;

@@ -1,6 +1,6 @@
 /** Watch-based wait for one namespace to be gone, with a slow poll as a safety net. Reads the cluster only. */
-import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from './kube/port.js';
-import type { Clock, Logger } from './ports.js';
+import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from '../kube/port.js';
+import type { Clock, Logger } from '../shared/ports.js';
 
 /** What the wait saw of one namespace. */
 export interface WaitRecord {
