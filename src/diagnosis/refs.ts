@@ -1,4 +1,5 @@
 import { resourceName } from '../kube/paths.js';
+import { formatSeconds } from '../shared/duration.js';
 import type { Leftover } from './types.js';
 
 /** `kialis.kiali.io` for a group resource, `pods` for a core one: the form kubectl and the conditions use. */
@@ -20,19 +21,9 @@ export function secondsBetween(since: string | undefined, now: string): number |
   return Number.isNaN(from) || Number.isNaN(to) ? undefined : Math.round((to - from) / 1000);
 }
 
-/** A short human duration: `45s`, `5m12s`, `2h03m`, `3d04h`; negative durations read as `0s`. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
-  return `${Math.floor(s / 86400)}d${pad(Math.floor((s % 86400) / 3600))}h`;
-}
-
 /** `2024-01-01T00:00:00Z (5m12s ago)`, or the timestamp alone when no age can be computed. */
 export function stampWithAge(stamp: string, now: string): string {
   const age = secondsBetween(stamp, now);
   if (age === undefined) return stamp;
-  return age >= 0 ? `${stamp} (${formatDuration(age)} ago)` : `${stamp} (in ${formatDuration(-age)})`;
+  return age >= 0 ? `${stamp} (${formatSeconds(age)} ago)` : `${stamp} (in ${formatSeconds(-age)})`;
 }

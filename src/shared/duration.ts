@@ -1,4 +1,4 @@
-/** Durations such as `90s`, `5m`, `1h30m`, `500ms`: pure parsing and formatting. */
+/** Durations such as `90s`, `5m`, `1h30m`, `500ms`: pure parsing, and the two written forms. */
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION = /^(\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
@@ -13,7 +13,7 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(total);
 }
 
-/** A short human form: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
+/** Milliseconds in the form of the log and the summary: `850ms`, `42s`, `3m 05s`, `1h 02m`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
@@ -21,4 +21,14 @@ export function formatDuration(ms: number): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Whole seconds in the compact form of findings: `45s`, `5m12s`, `2h03m`, `3d04h`; negative reads as `0s`. */
+export function formatSeconds(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
+  return `${Math.floor(s / 86400)}d${pad(Math.floor((s % 86400) / 3600))}h`;
 }

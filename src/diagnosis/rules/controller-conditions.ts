@@ -1,5 +1,6 @@
+import { formatSeconds } from '../../shared/duration.js';
 import { NAMESPACE_CONDITION_TYPES } from '../conditions.js';
-import { formatDuration, secondsBetween } from '../refs.js';
+import { secondsBetween } from '../refs.js';
 import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, ParsedConditions, Severity, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
@@ -28,7 +29,7 @@ export function controllerConditions(s: Snapshot, parsed: ParsedConditions): Fin
     parts.push('the namespace controller has written no condition yet');
     if (age !== undefined && age > SILENT_CONTROLLER_SECONDS) {
       severity = 'warning';
-      note = `Deleted ${formatDuration(age)} ago without conditions: is kube-controller-manager running?`;
+      note = `Deleted ${formatSeconds(age)} ago without conditions: is kube-controller-manager running?`;
     }
   }
   if (!ns.deletionTimestamp) parts.push('the namespace is not being deleted (no deletionTimestamp)');

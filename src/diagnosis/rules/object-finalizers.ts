@@ -1,5 +1,6 @@
+import { formatSeconds } from '../../shared/duration.js';
 import { objectTarget, waitingReason } from '../finalizers.js';
-import { compareText, objectRef, stampWithAge, formatDuration, secondsBetween } from '../refs.js';
+import { compareText, objectRef, stampWithAge, secondsBetween } from '../refs.js';
 import { forceFinalizersPolicy, patchObjectFinalizersCommand } from '../remedy.js';
 import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
@@ -19,7 +20,7 @@ function oneObject(s: Snapshot, l: Leftover): Finding {
   const target = objectTarget(s, l);
   const removable = l.meta.finalizers.filter((f) => !target.waiting.includes(f));
   const age = secondsBetween(l.meta.deletionTimestamp, s.takenAt);
-  const since = age === undefined ? 'not deleted yet' : `deleting for ${formatDuration(age)}`;
+  const since = age === undefined ? 'not deleted yet' : `deleting for ${formatSeconds(age)}`;
   const allWaiting = removable.length === 0;
   return {
     id: ID,

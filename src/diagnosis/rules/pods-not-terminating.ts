@@ -1,5 +1,6 @@
+import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
-import { compareText, formatDuration, secondsBetween } from '../refs.js';
+import { compareText, secondsBetween } from '../refs.js';
 import { forceDeletePodCommand } from '../remedy.js';
 import type { Evidence, Finding, NodeState, PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
@@ -40,9 +41,9 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
     severity = 'error';
     why = `its node ${node.name} is NotReady (Ready=${node.ready}), so the kubelet cannot confirm it stopped`;
   } else if (overdue > 0 && p.finalizers.length === 0) {
-    why = `it is ${formatDuration(overdue)} past its grace period on ${p.nodeName ? `node ${p.nodeName}` : 'no node'}`;
+    why = `it is ${formatSeconds(overdue)} past its grace period on ${p.nodeName ? `node ${p.nodeName}` : 'no node'}`;
   } else if (overdue <= 0 && grace >= LONG_GRACE_SECONDS) {
-    why = `it has a long grace period (${grace}s), ${formatDuration(-overdue)} left`;
+    why = `it has a long grace period (${grace}s), ${formatSeconds(-overdue)} left`;
   } else {
     return undefined;
   }

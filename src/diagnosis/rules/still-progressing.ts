@@ -1,5 +1,6 @@
+import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
-import { formatDuration, objectRef, resourceName, secondsBetween } from '../refs.js';
+import { objectRef, resourceName, secondsBetween } from '../refs.js';
 import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, Leftover, ParsedConditions, PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
@@ -25,7 +26,7 @@ export function stillProgressing(s: Snapshot, parsed: ParsedConditions): Finding
   if (pods.length + others.length === 0) return firstPass(s);
   const estimate = Math.max(0, ...pods.map(left)) + NEXT_PASS_SECONDS;
   const held = all.length - pods.length;
-  let state = `estimate ~${formatDuration(estimate)}`;
+  let state = `estimate ~${formatSeconds(estimate)}`;
   // Pods go first: while some cannot terminate, the rest waits however healthy it is.
   if (held > 0)
     state = `but they wait behind ${held} pod(s) that are not terminating (see pods-not-terminating)`;
@@ -85,7 +86,7 @@ function firstPass(s: Snapshot): Finding[] {
     {
       id: ID,
       severity: 'notice',
-      summary: `namespace ${s.namespace.name} was deleted ${formatDuration(age)} ago; the namespace controller has not finished its first pass`,
+      summary: `namespace ${s.namespace.name} was deleted ${formatSeconds(age)} ago; the namespace controller has not finished its first pass`,
       evidence: [
         {
           object: `namespace/${s.namespace.name}`,
