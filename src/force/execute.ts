@@ -12,7 +12,7 @@ import type { Clock, Logger } from '../shared/ports.js';
 export type { AuditEntry, AuditResult } from './audit.js';
 
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
-export interface Outcome {
+export interface StepResult {
   result: AuditResult;
   before: string[];
   after: string[];
@@ -62,7 +62,7 @@ function without(fresh: readonly string[], step: ForceStep): string[] {
   return fresh.filter((f) => !remove.has(f));
 }
 
-async function objectAttempt(run: Run, step: ObjectStep): Promise<Outcome> {
+async function objectAttempt(run: Run, step: ObjectStep): Promise<StepResult> {
   const raw = await run.kube.getRaw(objectPath(step));
   if (raw === undefined) return { result: 'gone', before: step.finalizers, after: [] };
   const fresh = freshMeta(raw);
@@ -79,7 +79,7 @@ async function objectAttempt(run: Run, step: ObjectStep): Promise<Outcome> {
   return { result: done === 'gone' ? 'gone' : 'removed', before, after: done === 'gone' ? [] : after };
 }
 
-async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): Promise<Outcome> {
+async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): Promise<StepResult> {
   const finalize = step.kind === 'namespace-finalize';
   const before = finalize ? ns.specFinalizers : ns.metadataFinalizers;
   const after = without(before, step);
@@ -95,7 +95,7 @@ async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): 
 }
 
 /** One attempt: re-read the namespace, check its UID, then re-read the target and write. */
-async function attempt(run: Run, step: ForceStep): Promise<Outcome> {
+async function attempt(run: Run, step: ForceStep): Promise<StepResult> {
   const ns = await run.kube.getNamespace(run.plan.namespace);
   if (ns === undefined) {
     const result = isContent(step) ? 'skipped: namespace gone' : 'gone';
@@ -116,7 +116,7 @@ async function attempt(run: Run, step: ForceStep): Promise<Outcome> {
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Run one step; on 409 re-read and re-decide, up to MAX_ATTEMPTS; any other error fails the step only. */
-async function runStep(run: Run, step: ForceStep): Promise<Outcome> {
+async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(run, step);
@@ -129,7 +129,7 @@ async function runStep(run: Run, step: ForceStep): Promise<Outcome> {
   }
 }
 
-function halted(step: ForceStep, halt: 'gone' | 'recreated'): Outcome {
+function halted(step: ForceStep, halt: 'gone' | 'recreated'): StepResult {
   const result =
     halt === 'recreated' ? 'skipped: recreated' : isContent(step) ? 'skipped: namespace gone' : 'gone';
   return { result, before: step.finalizers, after: step.finalizers };
@@ -145,13 +145,13 @@ function heldBack(failures: readonly AuditEntry[]): AuditResult {
   return `skipped: held back because an earlier step failed, so /finalize would orphan more than planned: ${which}`;
 }
 
-/** The outcome of one step: halted without a call, held back, or run against the cluster. */
-async function outcomeOf(
+/** The result of one step: halted without a call, held back, or run against the cluster. */
+async function resultOf(
   run: Run,
   step: ForceStep,
-  halt: Outcome['halt'],
+  halt: StepResult['halt'],
   audit: AuditEntry[],
-): Promise<Outcome> {
+): Promise<StepResult> {
   if (halt) return halted(step, halt);
   const failures = audit.filter(failed);
   if (step.kind === 'namespace-finalize' && failures.length > 0) {
@@ -171,10 +171,10 @@ export async function executePlan(
 ): Promise<AuditEntry[]> {
   const dryRun = opts.dryRun || plan.mode !== 'on';
   const audit: AuditEntry[] = [];
-  let halt: Outcome['halt'] = plan.uid === opts.expectedUid ? undefined : 'recreated';
+  let halt: StepResult['halt'] = plan.uid === opts.expectedUid ? undefined : 'recreated';
   for (const step of plan.steps) {
     const run: Run = { kube, plan, dryRun, expectedUid: opts.expectedUid, writes: 0 };
-    const { result, before, after, halt: stop } = await outcomeOf(run, step, halt, audit);
+    const { result, before, after, halt: stop } = await resultOf(run, step, halt, audit);
     halt = halt ?? stop;
     const entry: AuditEntry = {
       at: new Date(opts.clock.now()).toISOString(),

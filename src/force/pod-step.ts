@@ -1,6 +1,6 @@
 /** Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition. */
 import { enc } from '../kube/paths.js';
-import type { Outcome, Run } from './execute.js';
+import type { Run, StepResult } from './execute.js';
 import type { PodDeleteStep } from './plan.js';
 
 type Json = Record<string, unknown>;
@@ -23,7 +23,7 @@ function staleReason(step: PodDeleteStep, pod: unknown): string | undefined {
 }
 
 /** One attempt of a pod-delete step; the caller has checked the namespace UID. */
-export async function podAttempt(run: Run, step: PodDeleteStep): Promise<Outcome> {
+export async function podAttempt(run: Run, step: PodDeleteStep): Promise<StepResult> {
   const pod = await run.kube.getRaw(`/api/v1/namespaces/${enc(step.namespace)}/pods/${enc(step.name)}`);
   if (pod === undefined) return { result: 'gone', before: [], after: [] };
   const finalizers = rec(rec(pod).metadata).finalizers;
