@@ -1,6 +1,6 @@
 import { diagnose, RULE_HELP, RULE_IDS, RULE_TABLE, takeSnapshot } from '../../src/diagnosis/index.js';
 import type { Finding } from '../../src/diagnosis/types.js';
-import { RecordingKube } from './fake-reader.js';
+import { RecordingReader } from './fake-reader.js';
 import {
   CONFIGMAPS,
   KIALIS,
@@ -31,7 +31,7 @@ describe('the rule table', () => {
 
 describe('diagnose', () => {
   it('partial discovery: a dead APIService and a leftover CR in another group give both findings', async () => {
-    const kube = new RecordingKube({
+    const kube = new RecordingReader({
       discovery: {
         resources: [CONFIGMAPS, KIALIS],
         failed: [

@@ -33,7 +33,7 @@ export interface FakeData {
 
 const key = (r: Pick<ApiResource, 'group' | 'resource'>): string => `${r.group}/${r.resource}`;
 
-export class RecordingKube implements Kube {
+export class RecordingReader implements Kube {
   readonly calls: Call[] = [];
   inFlight = 0;
   maxInFlight = 0;

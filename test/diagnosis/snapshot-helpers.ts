@@ -1,7 +1,7 @@
 /** Shared set-up for the snapshot tests: a discovery document, raw APIServices and a one-call snapshot. */
 import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
 import type { Discovery } from '../../src/kube/port.js';
-import { RecordingKube, type FakeData } from './fake-reader.js';
+import { RecordingReader, type FakeData } from './fake-reader.js';
 import { CONFIGMAPS, KIALIS, PODS, TAKEN_AT, TEXT, namespace, type } from './fixtures.js';
 
 export const NS = 'preview-42';
@@ -54,7 +54,7 @@ export const localApiService = {
 };
 
 export async function snap(data: FakeData, ns = namespace(), opts = {}) {
-  const kube = new RecordingKube({ discovery: discovery(), ...data });
+  const kube = new RecordingReader({ discovery: discovery(), ...data });
   const s = await takeSnapshot(kube, ns, { clock, ...opts });
   return { kube, s };
 }

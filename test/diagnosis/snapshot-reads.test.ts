@@ -1,6 +1,6 @@
 import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
 import { KubeError, type KubeReader } from '../../src/kube/port.js';
-import { RecordingKube } from './fake-reader.js';
+import { RecordingReader } from './fake-reader.js';
 import { TAKEN_AT, ago, conditions, meta, namespace } from './fixtures.js';
 import {
   APISERVICES,
@@ -58,12 +58,12 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
   });
 
   it('uses the reader’s own cost() when it has one', async () => {
-    const kube = new RecordingKube({ discovery: discovery(), withCost: true });
+    const kube = new RecordingReader({ discovery: discovery(), withCost: true });
     await kube.discover(); // spent before the snapshot: not counted
     const s = await takeSnapshot(kube, namespace(), { clock });
     expect(s.cost).toEqual({ requests: 5, bytes: 500 });
     expect(typeof (kube as unknown as { cost: unknown }).cost).toBe('function');
-    const plain: KubeReader = new RecordingKube({ discovery: discovery() });
+    const plain: KubeReader = new RecordingReader({ discovery: discovery() });
     expect((await takeSnapshot(plain, namespace(), { clock })).cost.bytes).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
 import { KubeError } from '../../src/kube/port.js';
-import { RecordingKube } from './fake-reader.js';
+import { RecordingReader } from './fake-reader.js';
 import { conditions, meta, namespace, type } from './fixtures.js';
 import {
   APISERVICES,
@@ -81,13 +81,13 @@ describe('takeSnapshot: discovery and the namespace scan', () => {
     const types = Array.from({ length: 30 }, (_, i) =>
       type(`g${i}.example.com`, 'v1', `things${i}`, `Thing${i}`),
     );
-    const kube = new RecordingKube({
+    const kube = new RecordingReader({
       discovery: { resources: types, failed: [], mode: 'aggregated' },
       delayMs: 3,
     });
     await takeSnapshot(kube, namespace(), { concurrency: 3, clock });
     expect(kube.maxInFlight).toBe(3);
-    const kube8 = new RecordingKube({
+    const kube8 = new RecordingReader({
       discovery: { resources: types, failed: [], mode: 'aggregated' },
       delayMs: 3,
     });
@@ -154,7 +154,7 @@ describe('takeSnapshot: discovery and the namespace scan', () => {
   });
 
   it('a repeated continue token stops paging with a read error instead of looping', async () => {
-    const kube = new RecordingKube({ discovery: discovery() });
+    const kube = new RecordingReader({ discovery: discovery() });
     kube.listMetadata = async (res, opts) => {
       kube.calls.push({ method: 'listMetadata', args: [res, opts] });
       return { items: [meta({ name: `x${kube.calls.length}` })], continue: 'same' };
