@@ -1,7 +1,7 @@
+import { compareText } from '../shared/compare.js';
 import { PATHS, READ_AREA } from './paths.js';
 import { readyAddresses, toApiService, toCrd, toNode, toPod, toWebhooks, toWorkload } from './raw.js';
 import type { Reads } from './reads.js';
-import { compareText } from './refs.js';
 import type { ApiServiceState, CrdState, NodeState, PodState, WebhookState, WorkloadState } from './types.js';
 
 /** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */

@@ -1,5 +1,5 @@
+import { compareText } from '../shared/compare.js';
 import { parseConditions } from './conditions.js';
-import { compareText } from './refs.js';
 import { RULE_TABLE, type RuleId } from './rules/index.js';
 import type { Finding, Severity, Snapshot } from './types.js';
 

@@ -1,5 +1,6 @@
+import { compareText } from '../shared/compare.js';
 import { READ_AREA } from './paths.js';
-import { compareText, objectRef } from './refs.js';
+import { objectRef } from './refs.js';
 import type { Finding, Snapshot, WorkloadState } from './types.js';
 
 /** What the cluster says about the controller that should remove a finalizer. */

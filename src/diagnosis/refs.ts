@@ -10,9 +10,6 @@ export function objectRef(l: Leftover): string {
   return `${resourceName(l.resource)}/${l.meta.name}`;
 }
 
-/** Code-unit order, not localeCompare: the same on every machine and in every locale. */
-export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** Seconds from `since` to `now` (both ISO 8601); undefined when either is missing or unreadable. */
 export function secondsBetween(since: string | undefined, now: string): number | undefined {
   if (!since) return undefined;

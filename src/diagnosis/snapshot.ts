@@ -1,4 +1,5 @@
 import type { Discovery, KubeReader, NamespaceState } from '../kube/port.js';
+import { compareText } from '../shared/compare.js';
 import {
   readApiServices,
   readCrds,
@@ -10,7 +11,6 @@ import {
 import { parseConditions } from './conditions.js';
 import { isBuiltInFinalizer } from './finalizers.js';
 import { Reads } from './reads.js';
-import { compareText } from './refs.js';
 import { scan } from './scan.js';
 import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
 import type { Leftover, ParsedConditions, Snapshot } from './types.js';

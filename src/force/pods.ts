@@ -1,8 +1,9 @@
 /** Step 0 of the plan: pods whose node is lost, and whether force-delete-pods allows deleting them now. Pure. */
 import type { Finding, ForceTarget } from '../diagnosis/types.js';
+import { compareText } from '../shared/compare.js';
 import { formatDuration } from '../shared/duration.js';
 import { objectLabel, type PodDeleteStep, type Refusal } from './plan.js';
-import { byText, sorted } from './steps.js';
+import { sorted } from './steps.js';
 
 /**
  * How long a node must have been NotReady (Ready `Unknown` or `False`) before its pods count as lost: the
@@ -37,7 +38,7 @@ export function lostPods(findings: readonly Finding[]): LostPod[] {
       byUid.set(t.uid, known);
     }
   }
-  return [...byUid.values()].sort((a, b) => byText(a.name, b.name) || byText(a.uid, b.uid));
+  return [...byUid.values()].sort((a, b) => compareText(a.name, b.name) || compareText(a.uid, b.uid));
 }
 
 /** How the node of `pod` is lost, in words. */

@@ -1,6 +1,7 @@
 /** Pure planning of each kind of forced change; `decide` in src/force/policy.ts puts them in order. */
 import type { Finding } from '../diagnosis/types.js';
 import type { ApiResource, NamespaceState } from '../kube/port.js';
+import { compareText } from '../shared/compare.js';
 import { judge, needsExactName } from './judge.js';
 import {
   namespaceLabel,
@@ -32,10 +33,8 @@ export interface ObjectPlan {
   keepGuarded: string[];
 }
 
-/** Compare by UTF-16 code units, independent of locale, so plans are byte-stable. */
-export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Unique and sorted. */
-export const sorted = (items: Iterable<string>): string[] => [...new Set(items)].sort(byText);
+export const sorted = (items: Iterable<string>): string[] => [...new Set(items)].sort(compareText);
 
 /** Objects with finalizers named by `object-finalizers` targets, merged by identity and sorted by label. */
 export function blockedObjects(findings: readonly Finding[]): BlockedObject[] {
@@ -57,11 +56,11 @@ export function blockedObjects(findings: readonly Finding[]): BlockedObject[] {
       known.finalizers = sorted([...known.finalizers, ...t.finalizers]);
       t.waiting.forEach((w) => known.waiting.add(w));
       if (!known.findings.includes(finding)) known.findings.push(finding);
-      known.findings.sort((a, b) => byText(a.id, b.id));
+      known.findings.sort((a, b) => compareText(a.id, b.id));
       merged.set(key, known);
     }
   }
-  return [...merged.entries()].sort(([a], [b]) => byText(a, b)).map(([, o]) => o);
+  return [...merged.entries()].sort(([a], [b]) => compareText(a, b)).map(([, o]) => o);
 }
 
 /** The owner to weigh risk by: a running one first, as that is the one whose cleanup would be skipped. */

@@ -1,6 +1,7 @@
 /** Targets: resolve names and the selector, and request deletion. Reads and deletes only the targets. */
 import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
 import { isProtected, type Settings } from '../settings/settings.js';
+import { compareText } from '../shared/compare.js';
 import type { Logger } from '../shared/ports.js';
 import type { Outcome } from '../teardown/outcome.js';
 
@@ -24,7 +25,7 @@ export async function resolveTargets(settings: Settings, kube: Kube): Promise<Re
       byName.set(state.name, { name: state.name, state, refused });
     }
   }
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...byName.values()].sort((a, b) => compareText(a.name, b.name));
 }
 
 /** Request deletion (Background, UID precondition). Returns the state to wait on, or the outcome already known. */

@@ -1,6 +1,6 @@
+import { compareText } from '../../shared/compare.js';
 import { READ_AREA } from '../paths.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
-import { compareText } from '../refs.js';
 import { shellCommand } from '../shell.js';
 import type { ApiServiceState, Evidence, Finding, ParsedConditions, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';

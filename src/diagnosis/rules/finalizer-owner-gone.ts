@@ -1,6 +1,7 @@
+import { compareText } from '../../shared/compare.js';
 import { BUILT_IN_FINALIZERS, isBuiltInFinalizer, objectTarget, waitingReason } from '../finalizers.js';
 import { findOwner } from '../owner.js';
-import { compareText, objectRef, stampWithAge } from '../refs.js';
+import { objectRef, stampWithAge } from '../refs.js';
 import { forceFinalizersPolicy, patchObjectFinalizersCommand } from '../remedy.js';
 import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';

@@ -1,6 +1,7 @@
+import { compareText } from '../../shared/compare.js';
 import { formatSeconds } from '../../shared/duration.js';
 import { objectTarget, waitingReason } from '../finalizers.js';
-import { compareText, objectRef, stampWithAge, secondsBetween } from '../refs.js';
+import { objectRef, stampWithAge, secondsBetween } from '../refs.js';
 import { forceFinalizersPolicy, patchObjectFinalizersCommand } from '../remedy.js';
 import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';

@@ -1,6 +1,7 @@
+import { compareText } from '../../shared/compare.js';
 import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
-import { compareText, secondsBetween } from '../refs.js';
+import { secondsBetween } from '../refs.js';
 import { forceDeletePodCommand } from '../remedy.js';
 import type { Evidence, Finding, NodeState, PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
