@@ -1,5 +1,6 @@
 import { KubeError } from '../kube/port.js';
 import type { ApiResource, KubeReader, ObjectMeta } from '../kube/port.js';
+import { mapPool } from '../shared/pool.js';
 import { Slots } from '../shared/slots.js';
 
 /** Request and byte counts, as a reader may expose them. */
@@ -14,24 +15,6 @@ export type CostReporting = KubeReader & { cost(): ReadCost };
 /** Whether the reader exposes `cost()`. */
 export function reportsCost(reader: KubeReader): reader is CostReporting {
   return typeof (reader as Partial<CostReporting>).cost === 'function';
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; results keep the order of `items`. */
-export async function mapPool<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }
 
 /** One line for a read error: HTTP code and reason when the reader gave them. */

@@ -7,6 +7,7 @@ import { UNAVAILABLE, errorText } from './http-errors.js';
 import { arr, rec, str, strs } from './map.js';
 import { AGGREGATED_DISCOVERY_TYPE, JSON_TYPE } from './request.js';
 import type { Transport } from './transport.js';
+import { mapPool } from '../shared/pool.js';
 
 type GroupVersion = { group: string; version: string };
 type Fetched = GroupVersion & { gv: string; doc?: unknown; error?: string };
@@ -39,7 +40,7 @@ async function legacyDiscovery(
   const groups =
     groupList ?? (await t.requestJson({ method: 'GET', path: '/apis', verb: 'get', resource: undefined }));
   const wanted = groupVersions(groups).filter((gv) => core || gv.group !== '');
-  const results = await mapLimit(wanted, concurrency, async ({ group, version }) => {
+  const results = await mapPool(wanted, concurrency, async ({ group, version }) => {
     const gv = group ? `${group}/${version}` : version;
     try {
       const doc = await t.requestJson({
@@ -137,17 +138,4 @@ class ResourceAccumulator {
     this.seen.add(key);
     this.list.push(r);
   }
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
