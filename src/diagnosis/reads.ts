@@ -1,5 +1,6 @@
 import { KubeError } from '../kube/port.js';
 import type { ApiResource, KubeReader, ObjectMeta } from '../kube/port.js';
+import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
 import { Slots } from '../shared/slots.js';
 
@@ -20,7 +21,7 @@ export function reportsCost(reader: KubeReader): reader is CostReporting {
 /** One line for a read error: HTTP code and reason when the reader gave them. */
 export function describeError(e: unknown): string {
   if (e instanceof KubeError) return `${e.code}${e.reason ? ` ${e.reason}` : ''}: ${e.message}`;
-  return e instanceof Error ? e.message : String(e);
+  return messageOf(e);
 }
 
 /**

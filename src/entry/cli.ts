@@ -5,7 +5,7 @@ import { safeLog } from '../report/escape.js';
 import { renderSummary } from '../report/markdown.js';
 import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
-import { ConfigError } from '../shared/errors.js';
+import { ConfigError, messageOf } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
@@ -79,7 +79,7 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
       strict: true,
     });
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message}. See --help.`);
+    throw new ConfigError(`${messageOf(error)}. See --help.`);
   }
 }
 

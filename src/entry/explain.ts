@@ -1,6 +1,6 @@
 /** One clear line for the user out of any error. Pure. */
 import { KubeError } from '../kube/port.js';
-import { ConfigError } from '../shared/errors.js';
+import { ConfigError, messageOf } from '../shared/errors.js';
 
 /** Where the RBAC the action needs is documented. */
 export const RBAC_HINT = 'Grant the permissions in deploy/rbac.yaml (see the README, "Permissions").';
@@ -11,5 +11,5 @@ export function explain(error: unknown): string {
   if (error instanceof KubeError && error.code === 401)
     return `${error.message}. The credentials were rejected.`;
   if (error instanceof KubeError && error.code === 403) return `${error.message}. ${RBAC_HINT}`;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

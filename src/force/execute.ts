@@ -2,6 +2,7 @@
  * The only code that removes finalizers, deletes pods on lost nodes or calls /finalize. Every write re-reads first,
  * checks the namespace UID, recomputes from the fresh state, and sends preconditions; dry-run writes nothing.
  */
+import { messageOf } from '../shared/errors.js';
 import { failed, logEntry, type AuditEntry, type AuditResult } from './audit.js';
 import { podAttempt } from './pod-step.js';
 import type { ForceStep, ObjectStep, Plan } from './plan.js';
@@ -113,8 +114,6 @@ async function attempt(run: Run, step: ForceStep): Promise<StepResult> {
   return step.kind === 'object-finalizers' ? objectAttempt(run, step) : namespaceAttempt(run, ns, step);
 }
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** Run one step; on 409 re-read and re-decide, up to MAX_ATTEMPTS; any other error fails the step only. */
 async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
   for (let n = 1; ; n++) {
@@ -123,7 +122,7 @@ async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
     } catch (error) {
       const conflict = error instanceof KubeError && error.code === 409;
       if (conflict && n < MAX_ATTEMPTS) continue;
-      const why = conflict ? `conflict after ${n} attempts: ${message(error)}` : message(error);
+      const why = conflict ? `conflict after ${n} attempts: ${messageOf(error)}` : messageOf(error);
       return { result: `failed: ${why}`, before: step.finalizers, after: step.finalizers };
     }
   }

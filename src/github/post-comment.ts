@@ -1,5 +1,6 @@
 /** The opt-in PR comment: render the body, then create or update the one comment; never fails the run. */
 import { renderComment } from '../report/comment.js';
+import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { upsertComment } from './comment.js';
@@ -29,6 +30,6 @@ export async function commentOnPullRequest(
     if (result.result !== 'skipped')
       logger.info(`pr-comment: ${result.result} ${result.url ?? `comment ${result.id}`}`);
   } catch (error) {
-    logger.warning(`pr-comment: not written: ${error instanceof Error ? error.message : String(error)}`);
+    logger.warning(`pr-comment: not written: ${messageOf(error)}`);
   }
 }

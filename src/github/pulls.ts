@@ -1,4 +1,5 @@
 /** What GitHub says about one pull request: open, closed (merged or not), missing, or unknown. */
+import { messageOf } from '../shared/errors.js';
 import { GitHubError, type GitHubApi, type RepoRef } from './port.js';
 
 /** The state of a pull request as the sweep needs it; `unknown` never lets a namespace go. */
@@ -29,6 +30,6 @@ export async function getPullState(api: GitHubApi, repo: RepoRef, number: number
     return { state: 'unknown', error: `unexpected pull request state "${String(data.state)}"` };
   } catch (error) {
     if (error instanceof GitHubError && error.kind === 'not-found') return { state: 'missing' };
-    return { state: 'unknown', error: error instanceof Error ? error.message : String(error) };
+    return { state: 'unknown', error: messageOf(error) };
   }
 }

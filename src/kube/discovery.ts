@@ -2,8 +2,9 @@
  * Discovery: aggregated (apidiscovery.k8s.io/v2, two requests) when the server offers it, else legacy (one request
  * per group-version, in parallel). A broken group-version is reported in `failed`, never thrown.
  */
+import { messageOf } from '../shared/errors.js';
 import { KubeError, type ApiResource, type Discovery } from './port.js';
-import { UNAVAILABLE, errorText } from './http-errors.js';
+import { UNAVAILABLE } from './http-errors.js';
 import { arr, rec, str, strs } from './map.js';
 import { AGGREGATED_DISCOVERY_TYPE, JSON_TYPE } from './request.js';
 import type { Transport } from './transport.js';
@@ -51,7 +52,7 @@ async function legacyDiscovery(
       });
       return { gv, group, version, doc };
     } catch (err) {
-      const error = err instanceof KubeError && err.code === 503 ? UNAVAILABLE : errorText(err);
+      const error = err instanceof KubeError && err.code === 503 ? UNAVAILABLE : messageOf(err);
       return { gv, group, version, error };
     }
   });

@@ -92,8 +92,3 @@ function innermostMessage(err: unknown): string {
   }
   return message;
 }
-
-/** The message of an Error, or the value as text. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

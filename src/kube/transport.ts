@@ -11,8 +11,9 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import { Readable } from 'node:stream';
+import { messageOf } from '../shared/errors.js';
 import { KubeError } from './port.js';
-import { errorText, networkCode, networkError, statusError } from './http-errors.js';
+import { networkCode, networkError, statusError } from './http-errors.js';
 import { parseJson } from './map.js';
 import { JSON_TYPE, urlOf, type Req, type Res } from './request.js';
 import { backoff, isRetriable, retryAfterMs } from './retry.js';
@@ -228,7 +229,7 @@ export class Transport {
       await this.kc.applySecurityAuthentication(ctx);
     } catch (err) {
       throw new KubeError(
-        `cannot prepare a request to ${this.server} from the kubeconfig: ${errorText(err)}`,
+        `cannot prepare a request to ${this.server} from the kubeconfig: ${messageOf(err)}`,
         0,
         'ClientConfig',
         req.verb,

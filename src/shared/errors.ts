@@ -8,3 +8,8 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The message of an Error, or the thrown value as text: for whatever a `catch` receives. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -5,6 +5,7 @@ import { executePlan, type AuditEntry } from '../force/execute.js';
 import { decide, type ForcePolicy, type Plan } from '../force/policy.js';
 import type { Kube, NamespaceState } from '../kube/port.js';
 import { formatDuration } from '../shared/duration.js';
+import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
 /** Forcing passes per namespace, and the pause between them while it is still there. */
@@ -81,7 +82,7 @@ export class Inspector {
       this.result.diagnosedBecause = because;
       this.result.scan = scan;
     } catch (error) {
-      logger.warning(`${ns.name}: diagnosis failed: ${(error as Error).message}`);
+      logger.warning(`${ns.name}: diagnosis failed: ${messageOf(error)}`);
     }
     return this.result.findings;
   }

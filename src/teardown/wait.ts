@@ -1,5 +1,6 @@
 /** Watch-based wait for one namespace to be gone, with a slow poll as a safety net. Reads the cluster only. */
 import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from '../kube/port.js';
+import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
 /** What the wait saw of one namespace. */
@@ -134,7 +135,7 @@ class NamespaceWaiter {
       this.observe(ns);
       return ns;
     } catch (error) {
-      this.opts.logger.debug(`reading ${this.initial.name} failed: ${(error as Error).message}`);
+      this.opts.logger.debug(`reading ${this.initial.name} failed: ${messageOf(error)}`);
       return 'error';
     }
   }
