@@ -1,22 +1,8 @@
 import { KubeError } from '../kube/port.js';
-import type { ApiResource, KubeReader, ObjectMeta } from '../kube/port.js';
+import type { ApiResource, Cost, KubeReader, ObjectMeta } from '../kube/port.js';
 import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
 import { Slots } from '../shared/slots.js';
-
-/** Request and byte counts, as a reader may expose them. */
-export interface ReadCost {
-  requests: number;
-  bytes: number;
-}
-
-/** A reader that reports what it has spent so far (optional; not part of the port). */
-export type CostReporting = KubeReader & { cost(): ReadCost };
-
-/** Whether the reader exposes `cost()`. */
-export function reportsCost(reader: KubeReader): reader is CostReporting {
-  return typeof (reader as Partial<CostReporting>).cost === 'function';
-}
 
 /** One line for a read error: HTTP code and reason when the reader gave them. */
 export function describeError(e: unknown): string {
@@ -32,14 +18,14 @@ export class Reads {
   readonly errors: { what: string; error: string }[] = [];
   private requests = 0;
   private readonly slots: Slots;
-  private readonly startCost: ReadCost | undefined;
+  private readonly startCost: Cost | undefined;
 
   constructor(
     private readonly reader: KubeReader,
     readonly concurrency: number,
     private readonly pageSize: number,
   ) {
-    this.startCost = reportsCost(reader) ? reader.cost() : undefined;
+    this.startCost = reader.cost?.();
     this.slots = new Slots(concurrency);
   }
 
@@ -96,9 +82,9 @@ export class Reads {
   }
 
   /** What the reads cost: the reader's own counters when it has them, else the request count alone. */
-  cost(): ReadCost {
-    if (this.startCost && reportsCost(this.reader)) {
-      const now = this.reader.cost();
+  cost(): Cost {
+    const now = this.startCost && this.reader.cost?.();
+    if (this.startCost && now) {
       return { requests: now.requests - this.startCost.requests, bytes: now.bytes - this.startCost.bytes };
     }
     return { requests: this.requests, bytes: 0 };

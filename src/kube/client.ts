@@ -4,7 +4,7 @@
  * error and cost path, and no generated API class is needed.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Kube } from './port.js';
+import type { Cost, Kube } from './port.js';
 import { discover } from './discovery.js';
 import { getNamespace, getRaw, listMetadata, listNamespaces, listRaw } from './reads.js';
 import { Transport, type TransportSettings } from './transport.js';
@@ -36,7 +36,7 @@ export interface KubeClientOptions {
 /** The adapter: the port plus request accounting and cleanup. */
 export type KubeClient = Kube & {
   /** Requests sent (every attempt, watches included) and response body bytes received. */
-  cost(): { requests: number; bytes: number };
+  cost(): Cost;
   /** Stop running watches and close pooled connections. */
   close(): Promise<void>;
 };

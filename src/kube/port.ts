@@ -104,8 +104,16 @@ export class KubeError extends Error {
   }
 }
 
+/** Requests sent and response body bytes received. */
+export interface Cost {
+  requests: number;
+  bytes: number;
+}
+
 /** Read access for the diagnosis snapshot; every method is a GET. */
 export interface KubeReader {
+  /** What the adapter has spent so far, when it counts (the real adapter does; fakes need not). */
+  cost?(): Cost;
   getNamespace(name: string): Promise<NamespaceState | undefined>;
   listNamespaces(labelSelector: string): Promise<NamespaceState[]>;
   /**

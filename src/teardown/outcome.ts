@@ -2,7 +2,7 @@
 import type { Finding, ScanChoice } from '../diagnosis/types.js';
 import type { AuditEntry } from '../force/execute.js';
 import type { ForcePolicy, Plan } from '../force/policy.js';
-import type { Condition } from '../kube/port.js';
+import type { Condition, Cost } from '../kube/port.js';
 import type { SweepReport } from '../sweep/types.js';
 
 /**
@@ -65,7 +65,7 @@ export interface RunReport {
   /** Reasons the check fails, empty when it passes. */
   failures: string[];
   /** Cluster requests and bytes, when the adapter counts them. */
-  cost?: { requests: number; bytes: number };
+  cost?: Cost;
   /** What the sweep asked GitHub and decided, when it chose the targets. */
   sweep?: SweepReport;
 }

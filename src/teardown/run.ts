@@ -44,7 +44,7 @@ export async function runTeardown(
   };
   const targets = await deleteAndWait(settings, { ...deps, inspect }, started + settings.timeoutMs);
   const stuck = targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active');
-  const cost = (deps.kube as { cost?: () => { requests: number; bytes: number } }).cost?.();
+  const cost = deps.kube.cost?.();
   return {
     version: 1,
     context,
