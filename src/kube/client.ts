@@ -4,6 +4,7 @@
  * error and cost path, and no generated API class is needed.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { systemClock } from '../shared/ports.js';
 import type { Cost, Kube } from './port.js';
 import { discover } from './discovery.js';
 import { getNamespace, getRaw, listMetadata, listNamespaces, listRaw } from './reads.js';
@@ -31,6 +32,8 @@ export interface KubeClientOptions {
   discoveryConcurrency?: number;
   /** Waiting between retries; injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** The time (Retry-After dates, credential refresh); injectable for tests. Default: the system clock. */
+  now?: () => number;
 }
 
 /** The adapter: the port plus request accounting and cleanup. */
@@ -77,5 +80,6 @@ function transportSettings(opts: KubeClientOptions): TransportSettings {
     maxWaitMs: opts.throttle?.maxWaitMs ?? 30_000,
     timeoutMs: opts.timeoutMs ?? 60_000,
     sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    now: opts.now ?? systemClock.now,
   };
 }

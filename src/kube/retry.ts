@@ -32,11 +32,15 @@ export function backoff(baseMs: number, n: number): number {
   return Math.round(baseMs * 2 ** (n - 1) * (0.8 + Math.random() * 0.4));
 }
 
-/** The wait a response asks for (Retry-After header, else Status `retryAfterSeconds`), capped at `maxWaitMs`. */
+/**
+ * The wait a response asks for (Retry-After header, else Status `retryAfterSeconds`), capped at `maxWaitMs`;
+ * `now` (ms since epoch) dates a Retry-After given as an HTTP date.
+ */
 export function retryAfterMs(
   headers: Record<string, string>,
   text: string,
   maxWaitMs: number,
+  now: number,
 ): number | undefined {
   let seconds: number | undefined;
   const header = headers['retry-after'];
@@ -45,7 +49,7 @@ export function retryAfterMs(
     if (Number.isFinite(n)) seconds = n;
     else {
       const date = Date.parse(header);
-      if (!Number.isNaN(date)) seconds = (date - Date.now()) / 1000;
+      if (!Number.isNaN(date)) seconds = (date - now) / 1000;
     }
   }
   if (seconds === undefined) {

@@ -72,6 +72,7 @@ export interface TransportSettings {
   maxWaitMs: number;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
+  now: () => number;
 }
 
 /** A final response; for a stream with status 200 the body is left unread in `response`. */
@@ -200,13 +201,17 @@ export class Transport {
     }
     if (res.status === 429 && tries.throttled < s.maxThrottle) {
       tries.throttled++;
-      await sleep(retryAfterMs(res.headers, res.text, s.maxWaitMs) ?? backoff(s.baseMs, tries.throttled));
+      await sleep(
+        retryAfterMs(res.headers, res.text, s.maxWaitMs, s.now()) ?? backoff(s.baseMs, tries.throttled),
+      );
       return true;
     }
     if (res.status >= 500 && res.status !== 501 && req.method === 'GET') {
       tries.failures++;
       if (tries.failures < s.attempts) {
-        await sleep(retryAfterMs(res.headers, res.text, s.maxWaitMs) ?? backoff(s.baseMs, tries.failures));
+        await sleep(
+          retryAfterMs(res.headers, res.text, s.maxWaitMs, s.now()) ?? backoff(s.baseMs, tries.failures),
+        );
         return true;
       }
     }
@@ -219,7 +224,7 @@ export class Transport {
    * them every AUTH_REFRESH_MS so expiring credentials (exec plugins, OIDC) are renewed.
    */
   private async authenticate(ctx: RequestContext, req: Req): Promise<boolean> {
-    const now = Date.now();
+    const now = this.s.now();
     if (this.auth && this.dispatcher && now - this.auth.at < AUTH_REFRESH_MS) {
       for (const [name, value] of Object.entries(this.auth.headers)) ctx.setHeaderParam(name, value);
       ctx.setDispatcher(this.dispatcher);
