@@ -1,4 +1,8 @@
-/** Thin publishing: the only module that writes to GitHub (summary, annotations, outputs, failure). */
+/**
+ * Thin publishing of a run's report to the workflow: summary, annotations, outputs, failed check. Two more places
+ * write to GitHub: the entry point (entry/action.ts masks credentials and fails a run that cannot start) and
+ * github/post-comment.ts (the optional pull request comment).
+ */
 import * as core from '@actions/core';
 import { writeFile } from 'node:fs/promises';
 import type { RunReport } from '../teardown/outcome.js';
