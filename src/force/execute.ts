@@ -10,8 +10,6 @@ import { enc, resourcePath } from '../kube/paths.js';
 import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
-export type { AuditEntry, AuditResult } from './audit.js';
-
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
 export interface StepResult {
   result: AuditResult;

@@ -10,8 +10,6 @@ import { globProblem } from '../shared/glob.js';
 import { Inputs } from '../settings/action-names.js';
 import type { NamespaceState } from '../kube/port.js';
 
-export type * from './plan.js';
-
 /** What the user allows forcing. */
 export interface ForcePolicy {
   mode: 'off' | 'dry-run' | 'on';

@@ -12,10 +12,6 @@ import { Transport, type TransportSettings } from './transport.js';
 import { Watches } from './watch.js';
 import { deleteNamespace, deletePod, finalizeNamespace, patchFinalizers } from './writes.js';
 
-// Re-exported so that importers of the adapter keep their paths.
-export { mapMeta, mapNamespace, parseWatchLine } from './map.js';
-export { describePath } from './paths.js';
-
 /** Options of `createKube`. All optional; the defaults suit the action. */
 export interface KubeClientOptions {
   /** User-Agent header. Default `namespace-teardown`. */

@@ -1,8 +1,10 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, takeSnapshot } from '../diagnosis/index.js';
 import type { Finding, Leftover, ScanChoice } from '../diagnosis/types.js';
-import { executePlan, type AuditEntry } from '../force/execute.js';
-import { decide, type ForcePolicy, type Plan } from '../force/policy.js';
+import type { AuditEntry } from '../force/audit.js';
+import { executePlan } from '../force/execute.js';
+import type { Plan } from '../force/plan.js';
+import { decide, type ForcePolicy } from '../force/policy.js';
 import type { Kube, NamespaceState } from '../kube/port.js';
 import { formatDuration } from '../shared/duration.js';
 import { messageOf } from '../shared/errors.js';

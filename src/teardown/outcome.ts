@@ -1,7 +1,8 @@
 /** The vocabulary of results: what happened to each target, and to the run. */
 import type { Finding, ScanChoice } from '../diagnosis/types.js';
-import type { AuditEntry } from '../force/execute.js';
-import type { ForcePolicy, Plan } from '../force/policy.js';
+import type { AuditEntry } from '../force/audit.js';
+import type { Plan } from '../force/plan.js';
+import type { ForcePolicy } from '../force/policy.js';
 import type { Condition, Cost } from '../kube/port.js';
 import type { SweepReport } from '../sweep/types.js';
 

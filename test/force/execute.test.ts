@@ -1,6 +1,8 @@
-import { executePlan, type AuditEntry } from '../../src/force/execute.js';
+import type { AuditEntry } from '../../src/force/audit.js';
+import { executePlan } from '../../src/force/execute.js';
+import type { Plan } from '../../src/force/plan.js';
 import { KubeError } from '../../src/kube/port.js';
-import { decide, type ForcePolicy, type Plan } from '../../src/force/policy.js';
+import { decide, type ForcePolicy } from '../../src/force/policy.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 import type { Finding } from '../../src/diagnosis/types.js';
 import type { NamespaceState } from '../../src/kube/port.js';

@@ -1,5 +1,6 @@
 import { executePlan } from '../../src/force/execute.js';
-import { decide, type Plan } from '../../src/force/policy.js';
+import type { Plan } from '../../src/force/plan.js';
+import { decide } from '../../src/force/policy.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 import { RecordingKube } from './fake-kube.js';
 import { DELETED_AT, MINUTE, T0, lostPodFinding, meta, policy, terminating } from './fixtures.js';

@@ -1,11 +1,6 @@
 import type { Finding, Leftover } from '../../src/diagnosis/types.js';
-import {
-  decide,
-  type Decision,
-  type ForcePolicy,
-  type ForceStep,
-  type Plan,
-} from '../../src/force/policy.js';
+import type { ForceStep, Decision, Plan } from '../../src/force/plan.js';
+import { decide, type ForcePolicy } from '../../src/force/policy.js';
 import type { NamespaceState } from '../../src/kube/port.js';
 import {
   DISCOVERY_FAILED,
