@@ -1,19 +1,12 @@
 import { parseConditions } from '../../src/diagnosis/conditions.js';
 import { apiServiceUnavailable } from '../../src/diagnosis/rules/apiservice-unavailable.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
-import { TEXT, conditions, metricsApiService, namespace, snapshot } from './fixtures.js';
-
-interface Row {
-  name: string;
-  given: Snapshot;
-  expect: Partial<Finding>[];
-}
+import { TEXT, conditions, metricsApiService, namespace, snapshot, type RuleRow } from './fixtures.js';
 
 const staleNs = namespace({
   conditions: conditions({ NamespaceDeletionDiscoveryFailure: ['DiscoveryFailed', TEXT.discoveryStale] }),
 });
 
-const rows: Row[] = [
+const rows: RuleRow[] = [
   {
     name: 'field report 004: v1beta1.metrics.k8s.io False (ServiceNotFound), prometheus-adapter deleted',
     given: snapshot({ namespace: staleNs, apiServices: [metricsApiService()] }),

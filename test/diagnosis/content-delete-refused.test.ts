@@ -1,13 +1,7 @@
 import { parseConditions } from '../../src/diagnosis/conditions.js';
 import { contentDeleteRefused } from '../../src/diagnosis/rules/content-delete-refused.js';
-import type { Finding, Snapshot, WebhookState } from '../../src/diagnosis/types.js';
-import { conditions, namespace, snapshot, webhook } from './fixtures.js';
-
-interface Row {
-  name: string;
-  given: Snapshot;
-  expect: Partial<Finding>[];
-}
+import type { Snapshot, WebhookState } from '../../src/diagnosis/types.js';
+import { conditions, namespace, snapshot, webhook, type RuleRow } from './fixtures.js';
 
 const failing = (message: string): Snapshot['namespace'] =>
   namespace({
@@ -26,7 +20,7 @@ const kyverno: WebhookState = webhook({
   backing: { serviceExists: false, readyEndpoints: 0 },
 });
 
-const rows: Row[] = [
+const rows: RuleRow[] = [
   { name: 'no content failure: nothing', given: snapshot({ webhooks: [kyverno] }), expect: [] },
   {
     name: 'a Fail webhook whose service is gone refuses the deletes',

@@ -2,6 +2,7 @@
 import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../../src/kube/port.js';
 import type {
   ApiServiceState,
+  Finding,
   Leftover,
   NodeState,
   PodState,
@@ -191,4 +192,11 @@ export function snapshot(over: Partial<Snapshot> = {}): Snapshot {
     cost: { requests: 0, bytes: 0 },
     ...over,
   };
+}
+
+/** One named row of a rule table: the snapshot given, the findings expected. */
+export interface RuleRow {
+  name: string;
+  given: Snapshot;
+  expect: Partial<Finding>[];
 }

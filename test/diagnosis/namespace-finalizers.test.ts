@@ -1,13 +1,6 @@
 import { namespaceMetadataFinalizers } from '../../src/diagnosis/rules/namespace-metadata-finalizers.js';
 import { specFinalizers } from '../../src/diagnosis/rules/spec-finalizers.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
-import { TEXT, conditions, namespace, snapshot, workload } from './fixtures.js';
-
-interface Row {
-  name: string;
-  given: Snapshot;
-  expect: Partial<Finding>[];
-}
+import { TEXT, conditions, namespace, snapshot, workload, type RuleRow } from './fixtures.js';
 
 // Field report 001/004: kubesphere-system with metadata.finalizers left by an uninstalled KubeSphere.
 const kubesphere = namespace({
@@ -26,7 +19,7 @@ const ksController = workload({
   hints: ['kubesphere/ks-controller-manager:v3.4.1'],
 });
 
-const metadataRows: Row[] = [
+const metadataRows: RuleRow[] = [
   {
     name: 'kubesphere uninstalled: leaked metadata finalizer, removed by a JSON patch of just that entry',
     given: snapshot({ namespace: kubesphere }),
@@ -86,7 +79,7 @@ const metadataRows: Row[] = [
   { name: 'no metadata finalizers: nothing', given: snapshot(), expect: [] },
 ];
 
-const specRows: Row[] = [
+const specRows: RuleRow[] = [
   { name: 'only kubernetes: nothing (other rules explain it)', given: snapshot(), expect: [] },
   {
     name: 'a foreign spec finalizer: removed through /finalize',

@@ -1,12 +1,5 @@
 import { objectFinalizers } from '../../src/diagnosis/rules/object-finalizers.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
-import { CONFIGMAPS, KIALIS, PVCS, ago, kialiCr, leftover, pod, snapshot } from './fixtures.js';
-
-interface Row {
-  name: string;
-  given: Snapshot;
-  expect: Partial<Finding>[];
-}
+import { CONFIGMAPS, KIALIS, PVCS, ago, kialiCr, leftover, pod, snapshot, type RuleRow } from './fixtures.js';
 
 const KIALI_PATCH =
   `kubectl patch kialis.kiali.io kiali -n preview-42 --type=json -p ` +
@@ -19,7 +12,7 @@ const pvc = leftover(PVCS, {
   deletionTimestamp: ago(120),
 });
 
-const rows: Row[] = [
+const rows: RuleRow[] = [
   {
     name: 'the kiali CR of field report 004',
     given: snapshot({ leftovers: [kialiCr()] }),

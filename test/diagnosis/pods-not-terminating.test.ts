@@ -1,5 +1,5 @@
 import { podsNotTerminating } from '../../src/diagnosis/rules/pods-not-terminating.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
+import type { Snapshot } from '../../src/diagnosis/types.js';
 import {
   CONFIGMAPS,
   PODS,
@@ -11,13 +11,8 @@ import {
   node,
   pod,
   snapshot,
+  type RuleRow,
 } from './fixtures.js';
-
-interface Row {
-  name: string;
-  given: Snapshot;
-  expect: Partial<Finding>[];
-}
 
 // A pod's deletionTimestamp is its deadline: DELETE time + grace period.
 // Before 1.33 ContentRemaining names the pods; from 1.33 it misleadingly reads OK (a row below covers that).
@@ -35,7 +30,7 @@ const overdue = pod({
   terminationGracePeriodSeconds: 30,
 });
 
-const rows: Row[] = [
+const rows: RuleRow[] = [
   {
     name: 'pod on a NotReady node: the kubelet cannot confirm, force delete with the risk stated',
     given: podsNamed({ pods: [overdue], nodes: [node('node-a', 'Unknown', true, ago(900))] }),

@@ -1,6 +1,5 @@
 import { parseConditions } from '../../src/diagnosis/conditions.js';
 import { stillProgressing } from '../../src/diagnosis/rules/still-progressing.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
 import {
   CONFIGMAPS,
   KIALIS,
@@ -11,15 +10,10 @@ import {
   namespace,
   pod,
   snapshot,
+  type RuleRow,
 } from './fixtures.js';
 
-interface Row {
-  name: string;
-  given: Snapshot;
-  expect: Partial<Finding>[];
-}
-
-const rows: Row[] = [
+const rows: RuleRow[] = [
   {
     name: 'objects without finalizers and a pod inside its grace period: progress with an estimate',
     given: snapshot({
