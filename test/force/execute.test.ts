@@ -18,6 +18,7 @@ import {
   meta,
   policy,
   terminating,
+  KIALI_REMOVED,
 } from './fixtures.js';
 
 const NOW = T0 + 15 * MINUTE;
@@ -72,23 +73,7 @@ describe('executePlan', () => {
       'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
     ]);
     expect(audit).toEqual<AuditEntry[]>([
-      {
-        at: AT,
-        namespace: 'preview-42',
-        step: 'object-finalizers',
-        object: 'kialis.kiali.io/kiali',
-        field: 'metadata.finalizers',
-        before: ['kiali.io/finalizer'],
-        after: [],
-        allowed: [
-          {
-            finalizer: 'kiali.io/finalizer',
-            allowedBy: { input: 'force-finalizers', pattern: 'kiali.io/*' },
-          },
-        ],
-        result: 'removed',
-        writes: 1,
-      },
+      { at: AT, namespace: 'preview-42', step: 'object-finalizers', ...KIALI_REMOVED },
     ]);
     expect(kube.objects.size).toBe(0);
   });

@@ -1,5 +1,6 @@
 /** Namespaces and findings shaped like the field reports: kiali CR, kubesphere, dead metrics APIService, PVC. */
 import type { Finding, ForceTarget } from '../../src/diagnosis/types.js';
+import type { AuditEntry } from '../../src/force/audit.js';
 import type { ForcePolicy } from '../../src/force/policy.js';
 import type { NamespaceState, ObjectMeta } from '../../src/kube/port.js';
 
@@ -169,3 +170,19 @@ export function suspectWebhookFinding(): Finding {
     { severity: 'warning', confidence: 0.5 },
   );
 }
+
+/** The audit of removing kiali.io/finalizer from the kiali CR as `kiali.io/*` allows, whatever its namespace. */
+export const KIALI_REMOVED: Omit<AuditEntry, 'at' | 'namespace' | 'step'> = {
+  object: 'kialis.kiali.io/kiali',
+  field: 'metadata.finalizers',
+  before: ['kiali.io/finalizer'],
+  after: [],
+  allowed: [
+    {
+      finalizer: 'kiali.io/finalizer',
+      allowedBy: { input: 'force-finalizers', pattern: 'kiali.io/*' },
+    },
+  ],
+  result: 'removed',
+  writes: 1,
+};

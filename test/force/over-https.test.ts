@@ -6,6 +6,7 @@ import { decide } from '../../src/force/policy.js';
 import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown, pvcInUse } from '../fake/index.js';
 import { forceRun, outside, targetOf as target, writes } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';
+import { KIALI_REMOVED } from './fixtures.js';
 
 describe('forcing over real HTTPS', () => {
   let cluster: FakeCluster;
@@ -33,22 +34,7 @@ describe('forcing over real HTTPS', () => {
     ]);
     expect(w[0]!.contentType).toBe('application/merge-patch+json');
     expect(w[0]!.body).toMatchObject({ metadata: { finalizers: [] } });
-    expect(t.force!.audit).toMatchObject([
-      {
-        object: 'kialis.kiali.io/kiali',
-        field: 'metadata.finalizers',
-        before: ['kiali.io/finalizer'],
-        after: [],
-        allowed: [
-          {
-            finalizer: 'kiali.io/finalizer',
-            allowedBy: { input: 'force-finalizers', pattern: 'kiali.io/*' },
-          },
-        ],
-        result: 'removed',
-        writes: 1,
-      },
-    ]);
+    expect(t.force!.audit).toMatchObject([KIALI_REMOVED]);
     // fail-on: leaked fails when forcing was needed: the leak is the bug to fix in the chart.
     expect(report.failures.join('\n')).toMatch(/forcing was needed for: istio-system/);
     // Nothing outside the target changed: the whole rest of the cluster is identical.
