@@ -10,6 +10,7 @@ import type {
   WebhookState,
   WorkloadState,
 } from '../../src/diagnosis/types.js';
+import { HEALTHY_CONDITIONS } from '../fake/conditions.js';
 
 /** When every test snapshot is taken. */
 export const TAKEN_AT = '2026-11-20T10:00:00.000Z';
@@ -29,23 +30,9 @@ export const TEXT = {
   apiServiceGone: 'service/prometheus-adapter in "monitoring" is not present',
 } as const;
 
-const OK: Record<string, [string, string]> = {
-  NamespaceDeletionDiscoveryFailure: ['ResourcesDiscovered', 'All resources successfully discovered'],
-  NamespaceDeletionGroupVersionParsingFailure: [
-    'ParsedGroupVersions',
-    'All legacy kube types successfully parsed',
-  ],
-  NamespaceDeletionContentFailure: [
-    'ContentDeleted',
-    'All content successfully deleted, may be waiting on finalization',
-  ],
-  NamespaceContentRemaining: ['ContentRemoved', 'All content successfully removed'],
-  NamespaceFinalizersRemaining: ['ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
-};
-
 /** The five conditions in controller order, OK unless overridden with `[reason, message]` (status True). */
 export function conditions(failing: Record<string, [string, string]> = {}): Condition[] {
-  return Object.entries(OK).map(([type, ok]) => {
+  return Object.entries(HEALTHY_CONDITIONS).map(([type, ok]) => {
     const bad = failing[type];
     const [reason, message] = bad ?? ok;
     return { type, status: bad ? 'True' : 'False', reason, message, lastTransitionTime: ago(600) };

@@ -10,7 +10,8 @@ export const CONDITION_TYPES = [
   'NamespaceFinalizersRemaining',
 ] as const;
 
-const OK: Record<(typeof CONDITION_TYPES)[number], [string, string]> = {
+/** Reason and message of each condition when it reports no failure (status False), in controller order. */
+export const HEALTHY_CONDITIONS: Record<(typeof CONDITION_TYPES)[number], [string, string]> = {
   NamespaceDeletionDiscoveryFailure: ['ResourcesDiscovered', 'All resources successfully discovered'],
   NamespaceDeletionGroupVersionParsingFailure: [
     'ParsedGroupVersions',
@@ -96,7 +97,7 @@ export class ConditionUpdater {
     }
     let changed = false;
     for (const type of CONDITION_TYPES) {
-      const [reason, message] = OK[type];
+      const [reason, message] = HEALTHY_CONDITIONS[type];
       const next = this.newConditions.find((c) => c.type === type) ?? {
         type,
         status: 'False',
