@@ -2,6 +2,7 @@
 import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from './connect.js';
 import { explain } from './explain.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
@@ -24,24 +25,14 @@ export async function run(): Promise<void> {
   try {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
-    // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
-    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
-      import('../kube/config.js'),
-      import('../kube/client.js'),
-    ]);
-    const loaded = loadKubeConfig({
-      kubeconfig: settings.kubeconfig,
-      context: settings.context,
-      env: process.env,
-    });
-    for (const secret of loaded.secrets) core.setSecret(secret);
-    const kube = createKube(loaded.kc);
+    const { kube, cluster, secrets } = await connect(settings.kubeconfig, settings.context);
+    for (const secret of secrets) core.setSecret(secret);
     const context = readRunContext(process.env);
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
     const report = await runEngine(
       settings,
       { kube, logger: coreLogger, clock: systemClock, github, serverUrl: serverUrlOf(process.env) },
-      { ...context, cluster: clusterIdentity(loaded.kc) },
+      { ...context, cluster },
     );
     const reportPath = join(
       process.env.RUNNER_TEMP || tmpdir(),

@@ -7,6 +7,7 @@ import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
+import { connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { explain } from './explain.js';
@@ -104,24 +105,20 @@ export async function cli(argv: string[]): Promise<number> {
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
-    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
-      import('../kube/config.js'),
-      import('../kube/client.js'),
-    ]);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
-    const { kc } = loadKubeConfig({ kubeconfig: content, context: settings.context, env: process.env });
+    const { kube, cluster } = await connect(content, settings.context);
     const github = lazyGitHub(settings, process.env, systemClock, stderrLogger);
     const report = await runEngine(
       settings,
       {
-        kube: createKube(kc),
+        kube,
         logger: stderrLogger,
         clock: systemClock,
         github,
         serverUrl: serverUrlOf(process.env),
       },
-      { cluster: clusterIdentity(kc) },
+      { cluster },
     );
     if (typeof values.report === 'string')
       writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
