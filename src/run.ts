@@ -1,17 +1,26 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
 import { formatDuration } from './duration.js';
-import type { RunContext, RunReport, TargetReport } from './outcome.js';
+import type { RunContext, RunReport, RunResult, TargetReport } from './outcome.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from './settings.js';
+import { refuseWritesOn } from './cancel.js';
 import { deleteAndWait, type TeardownDeps } from './teardown.js';
 
 /** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
 export const SLOW_AFTER_MS = 30_000;
 
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
-export function failuresOf(settings: Pick<Settings, 'failOn'>, targets: TargetReport[]): string[] {
+export function failuresOf(
+  settings: Pick<Settings, 'failOn'>,
+  targets: TargetReport[],
+  run: { error?: string; cancelled?: boolean } = {},
+): string[] {
   if (settings.failOn === 'never') return [];
   const failures: string[] = [];
+  if (run.cancelled) failures.push('the run was cancelled');
+  if (run.error) failures.push(run.error);
+  const errors = targets.filter((t) => t.outcome === 'error').map((t) => t.name);
+  if (errors.length) failures.push(`${errors.length} namespace(s) ended in error: ${errors.join(', ')}`);
   const present = targets.filter((t) => t.outcome === 'stuck' || t.outcome === 'active').map((t) => t.name);
   if (present.length) failures.push(`${present.length} namespace(s) still present: ${present.join(', ')}`);
   const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
@@ -34,16 +43,22 @@ export async function runTeardown(
 ): Promise<RunReport> {
   const started = deps.clock.now();
   for (const warning of settings.warnings) deps.logger.warning(warning);
+  // Once cancelled, no new write starts, whichever code path would make it.
+  const kube = deps.signal ? refuseWritesOn(deps.kube, deps.signal) : deps.kube;
   const inspect: InspectDeps = {
-    kube: deps.kube,
+    kube,
     logger: deps.logger,
     clock: deps.clock,
     force: settings.force,
     isProtected: (name) => isProtected(settings, name),
     slowAfterMs: deps.slowAfterMs ?? Math.min(SLOW_AFTER_MS, settings.timeoutMs / 2),
   };
-  const targets = await deleteAndWait(settings, { ...deps, inspect }, started + settings.timeoutMs);
-  const stuck = targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active');
+  const { targets, error } = await deleteAndWait(
+    settings,
+    { ...deps, kube, inspect },
+    started + settings.timeoutMs,
+  );
+  const cancelled = deps.signal?.aborted === true;
   const cost = (deps.kube as { cost?: () => { requests: number; bytes: number } }).cost?.();
   return {
     version: 1,
@@ -59,8 +74,17 @@ export async function runTeardown(
       force: settings.force,
     },
     targets,
-    result: stuck ? 'stuck' : targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean',
-    failures: failuresOf(settings, targets),
+    result: resultOf(targets, error),
+    failures: failuresOf(settings, targets, { error, cancelled }),
     cost,
+    ...(cancelled ? { cancelled } : {}),
+    ...(error !== undefined ? { error } : {}),
   };
+}
+
+/** The run's result: `error` wins over `stuck`, which wins over `forced`, then `clean`. Pure. */
+export function resultOf(targets: TargetReport[], runError?: string): RunResult {
+  if (runError !== undefined || targets.some((t) => t.outcome === 'error')) return 'error';
+  if (targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active')) return 'stuck';
+  return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
 }

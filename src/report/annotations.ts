@@ -33,8 +33,10 @@ function candidates(report: RunReport): Annotation[] {
       out.push({
         level: 'warning',
         title: `Namespace ${name} not deleted`,
-        message: 'delete is false and nobody deleted it before the timeout.',
+        message: t.note ?? 'delete is false and nobody deleted it before the timeout.',
       });
+    } else if (t.outcome === 'error') {
+      out.push({ level: 'error', title: `Namespace ${name}: error`, message: t.note ?? 'failed' });
     } else if (t.outcome === 'refused') {
       out.push({ level: 'error', title: `Namespace ${name} refused`, message: t.note ?? 'protected' });
     } else if (t.outcome === 'recreated') {

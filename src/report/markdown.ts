@@ -16,6 +16,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
   active: '⚠️ not deleted (still Active)',
   refused: '⛔ refused (protected)',
   forced: '⚠️ forced, then gone',
+  error: '❌ error',
 };
 
 /** The failing conditions in plain words, or what the healthy ones say. */
@@ -29,7 +30,8 @@ function headline(report: RunReport): string {
   const counts = new Map<Outcome, number>();
   for (const t of report.targets) counts.set(t.outcome, (counts.get(t.outcome) ?? 0) + 1);
   const parts = [...counts.entries()].sort().map(([o, n]) => `${n} ${o}`);
-  return `## Namespace teardown: ${parts.join(', ') || 'no targets'}`;
+  const cancelled = report.cancelled ? ' (cancelled)' : '';
+  return `## Namespace teardown${cancelled}: ${parts.join(', ') || 'no targets'}`;
 }
 
 function contextLine(report: RunReport): string {
@@ -81,7 +83,9 @@ function settingsLine(report: RunReport): string {
 }
 
 function verdictLine(report: RunReport): string {
-  if (report.failures.length === 0) return `**Result: ${report.result}.**`;
+  // The run's own error is among the failures, unless fail-on is never.
+  const error = report.error ? ` ${md(report.error, 600)}` : '';
+  if (report.failures.length === 0) return `**Result: ${report.result}.**${error}`;
   return `**Result: ${report.result} — the check fails:** ${report.failures.map((f) => md(f, 300)).join('; ')}`;
 }
 

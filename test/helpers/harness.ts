@@ -58,6 +58,8 @@ export interface BundleRun {
   summaryPath: string;
   outputs: Record<string, string>;
   report?: RunReport;
+  /** Wall time from start to exit. */
+  ms: number;
 }
 
 /** Parse a GITHUB_OUTPUT file (`name<<delimiter` blocks). */
@@ -100,8 +102,10 @@ export function runBundle(
   };
   for (const [name, value] of Object.entries(inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  const started = Date.now();
   return new Promise((resolve) => {
     execFile(process.execPath, ['dist/index.js'], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const ms = Date.now() - started;
       const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
       const reportPath = outputs.report;
       resolve({
@@ -111,6 +115,7 @@ export function runBundle(
         summary: readFileSync(summaryFile, 'utf8'),
         summaryPath: summaryFile,
         outputs,
+        ms,
         report:
           reportPath && existsSync(reportPath)
             ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)

@@ -105,6 +105,11 @@ describe('readSettings', () => {
       given: { selector: 'env in (a' },
       message: /Input "selector" is "env in \(a", which does not parse/,
     },
+    {
+      name: 'an empty set, which would match every namespace',
+      given: { selector: 'env notin ()' },
+      message: /Input "selector" is "env notin \(\)".*empty value set; "notin" needs at least one value/,
+    },
     { name: 'selector bad key', given: { selector: 'bad key=1' }, message: /Input "selector"/ },
     {
       name: 'unparsable duration',
