@@ -1,8 +1,9 @@
 /**
- * The only code that removes finalizers or calls /finalize. Every write re-reads first, checks the namespace
- * UID, recomputes from the fresh list, and sends uid + resourceVersion preconditions; dry-run writes nothing.
+ * The only code that removes finalizers, deletes pods on lost nodes or calls /finalize. Every write re-reads first,
+ * checks the namespace UID, recomputes from the fresh state, and sends preconditions; dry-run writes nothing.
  */
-import { incomplete, logEntry, type AuditEntry, type AuditResult } from './force/audit.js';
+import { failed, logEntry, type AuditEntry, type AuditResult } from './force/audit.js';
+import { podAttempt } from './force/pod-step.js';
 import type { ForceStep, ObjectStep, Plan } from './force/plan.js';
 import { enc, resourcePath } from './kube/paths.js';
 import { KubeError, type Kube, type NamespaceState } from './kube/port.js';
@@ -11,14 +12,15 @@ import type { Clock, Logger } from './ports.js';
 export type { AuditEntry, AuditResult } from './force/audit.js';
 
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
-interface Outcome {
+export interface Outcome {
   result: AuditResult;
   before: string[];
   after: string[];
   halt?: 'gone' | 'recreated';
 }
 
-interface Run {
+/** One step's run: the port, the plan, whether to write, and the writes sent. */
+export interface Run {
   kube: Kube;
   plan: Plan;
   dryRun: boolean;
@@ -96,7 +98,7 @@ async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): 
 async function attempt(run: Run, step: ForceStep): Promise<Outcome> {
   const ns = await run.kube.getNamespace(run.plan.namespace);
   if (ns === undefined) {
-    const result = step.kind === 'object-finalizers' ? 'skipped: namespace gone' : 'gone';
+    const result = isContent(step) ? 'skipped: namespace gone' : 'gone';
     return { result, before: step.finalizers, after: step.finalizers, halt: 'gone' };
   }
   if (ns.uid !== run.expectedUid) {
@@ -107,6 +109,7 @@ async function attempt(run: Run, step: ForceStep): Promise<Outcome> {
       halt: 'recreated',
     };
   }
+  if (step.kind === 'pod-delete') return podAttempt(run, step);
   return step.kind === 'object-finalizers' ? objectAttempt(run, step) : namespaceAttempt(run, ns, step);
 }
 
@@ -128,15 +131,19 @@ async function runStep(run: Run, step: ForceStep): Promise<Outcome> {
 
 function halted(step: ForceStep, halt: 'gone' | 'recreated'): Outcome {
   const result =
-    halt === 'recreated'
-      ? 'skipped: recreated'
-      : step.kind === 'object-finalizers'
-        ? 'skipped: namespace gone'
-        : 'gone';
+    halt === 'recreated' ? 'skipped: recreated' : isContent(step) ? 'skipped: namespace gone' : 'gone';
   return { result, before: step.finalizers, after: step.finalizers };
 }
 
-const INCOMPLETE = 'skipped: an earlier step did not complete, so /finalize would orphan more than planned';
+/** Steps on objects in the namespace (not on the namespace itself). */
+const isContent = (step: ForceStep): boolean =>
+  step.kind === 'object-finalizers' || step.kind === 'pod-delete';
+
+/** The /finalize result when earlier writes failed: which ones, so the summary says what to fix. */
+function heldBack(failures: readonly AuditEntry[]): AuditResult {
+  const which = failures.map((e) => `${e.object} (${e.result})`).join('; ');
+  return `skipped: held back because an earlier step failed, so /finalize would orphan more than planned: ${which}`;
+}
 
 /** The outcome of one step: halted without a call, held back, or run against the cluster. */
 async function outcomeOf(
@@ -146,8 +153,9 @@ async function outcomeOf(
   audit: AuditEntry[],
 ): Promise<Outcome> {
   if (halt) return halted(step, halt);
-  if (step.kind === 'namespace-finalize' && audit.some(incomplete)) {
-    return { result: INCOMPLETE, before: step.finalizers, after: step.finalizers };
+  const failures = audit.filter(failed);
+  if (step.kind === 'namespace-finalize' && failures.length > 0) {
+    return { result: heldBack(failures), before: step.finalizers, after: step.finalizers };
   }
   return runStep(run, step);
 }
@@ -177,11 +185,12 @@ export async function executePlan(
       before,
       after,
       allowed: step.remove,
+      ...(step.kind === 'pod-delete' ? { allowedBy: step.allowedBy } : {}),
       result,
       writes: run.writes,
     };
     audit.push(entry);
-    logEntry(opts.logger, entry);
+    logEntry(opts.logger, entry, step.kind === 'pod-delete' ? step.risk : undefined);
   }
   return audit;
 }

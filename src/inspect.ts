@@ -1,6 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, takeSnapshot } from './diagnosis/index.js';
-import type { Finding } from './diagnosis/types.js';
+import type { Finding, Leftover } from './diagnosis/types.js';
 import { formatDuration } from './duration.js';
 import { executePlan, type AuditEntry } from './force.js';
 import type { Kube, NamespaceState } from './kube/port.js';
@@ -32,12 +32,15 @@ export interface Inspection {
   forcedWrites: boolean;
 }
 
-/** Read-only: snapshot the namespace and run the rules. */
-async function diagnoseNow(deps: InspectDeps, ns: NamespaceState): Promise<Finding[]> {
+/** Read-only: snapshot the namespace and run the rules; the leftovers are what /finalize would leave. */
+async function diagnoseNow(
+  deps: InspectDeps,
+  ns: NamespaceState,
+): Promise<{ findings: Finding[]; leftovers: Leftover[] }> {
   const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now() });
   for (const e of snapshot.readErrors)
     deps.logger.warning(`${ns.name}: could not read ${e.what}: ${e.error}`);
-  return diagnose(snapshot);
+  return { findings: diagnose(snapshot), leftovers: snapshot.leftovers };
 }
 
 /**
@@ -46,6 +49,8 @@ async function diagnoseNow(deps: InspectDeps, ns: NamespaceState): Promise<Findi
  */
 export class Inspector {
   readonly result: Inspection = { findings: [], audit: [], forcedWrites: false };
+  /** The leftovers of the last diagnosis, for the force plan. */
+  private leftovers: Leftover[] = [];
 
   constructor(
     private readonly deps: InspectDeps,
@@ -57,7 +62,8 @@ export class Inspector {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const findings = await diagnoseNow(this.deps, ns);
+      const { findings, leftovers } = await diagnoseNow(this.deps, ns);
+      this.leftovers = leftovers;
       logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s)`);
       for (const f of findings) logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
       this.result.findings = findings;
@@ -72,7 +78,7 @@ export class Inspector {
   async force(ns: NamespaceState): Promise<void> {
     const { force, logger, clock, kube } = this.deps;
     const findings = await this.diagnose(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
-    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected);
+    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers);
     this.result.plan = plan;
     logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision}, ${plan.steps.length} step(s)`);
     if (plan.steps.length === 0 || plan.decision !== 'force') return;

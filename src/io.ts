@@ -13,6 +13,7 @@ export const Inputs = {
   forceAfter: 'force-after',
   forceFinalizers: 'force-finalizers',
   forceFinalizeNamespace: 'force-finalize-namespace',
+  forceDeletePods: 'force-delete-pods',
 } as const;
 
 export const Outputs = {

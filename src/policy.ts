@@ -1,9 +1,10 @@
 /** Which forced changes are allowed: the validated force policy and the pure decision per namespace. */
-import type { Finding } from './diagnosis/types.js';
+import type { Finding, Leftover } from './diagnosis/types.js';
 import { formatDuration } from './duration.js';
 import { ConfigError } from './errors.js';
 import { namespaceLabel, type Plan, type Refusal } from './force/plan.js';
 import { planFinalize } from './force/finalize-step.js';
+import { lostPods, planPods } from './force/pods.js';
 import { blockedObjects, planNamespaceMetadata, planObject, sorted } from './force/steps.js';
 import { globProblem } from './glob.js';
 import { Inputs } from './io.js';
@@ -20,9 +21,22 @@ export interface ForcePolicy {
   finalizerPatterns: string[];
   /** force-finalize-namespace: allow PUT /finalize clearing spec.finalizers, last resort. */
   finalizeNamespace: boolean;
+  /** force-delete-pods: `lost-nodes` deletes terminating pods whose node is gone or NotReady (grace 0). */
+  deletePods: 'off' | 'lost-nodes';
 }
 
 const MODES = ['off', 'dry-run', 'on'] as const;
+const POD_MODES = ['off', 'lost-nodes'] as const;
+
+function readPodMode(raw: string): ForcePolicy['deletePods'] {
+  const value = raw.trim() === '' ? 'off' : raw.trim();
+  const mode = POD_MODES.find((m) => m === value);
+  if (mode) return mode;
+  throw new ConfigError(
+    `Input "${Inputs.forceDeletePods}" is "${raw}"; allowed: ${POD_MODES.join(', ')}.`,
+    Inputs.forceDeletePods,
+  );
+}
 
 function readMode(raw: string): ForcePolicy['mode'] {
   const value = raw.trim() === '' ? 'off' : raw.trim();
@@ -70,14 +84,15 @@ function checkAfter(mode: ForcePolicy['mode'], afterMs: number, timeoutMs: numbe
 
 function warningsFor(policy: ForcePolicy): string[] {
   const { mode, finalizerPatterns: patterns, finalizeNamespace } = policy;
+  const pods = policy.deletePods !== 'off';
   const warnings: string[] = [];
-  if (mode !== 'off' && patterns.length === 0 && !finalizeNamespace) {
+  if (mode !== 'off' && patterns.length === 0 && !finalizeNamespace && !pods) {
     warnings.push(
-      `"${Inputs.force}" is ${mode} but "${Inputs.forceFinalizers}" is empty and ` +
-        `"${Inputs.forceFinalizeNamespace}" is false: nothing can be forced.`,
+      `"${Inputs.force}" is ${mode} but "${Inputs.forceFinalizers}" is empty, ` +
+        `"${Inputs.forceFinalizeNamespace}" is false and "${Inputs.forceDeletePods}" is off: nothing can be forced.`,
     );
   }
-  if (mode === 'off' && (patterns.length > 0 || finalizeNamespace)) {
+  if (mode === 'off' && (patterns.length > 0 || finalizeNamespace || pods)) {
     warnings.push(`Force inputs are set but "${Inputs.force}" is off: nothing will be forced.`);
   }
   if (mode !== 'off' && patterns.includes('*')) {
@@ -95,9 +110,11 @@ export function validateForcePolicy(raw: {
   forceAfter: number;
   forceFinalizers: string[];
   finalizeNamespace: boolean;
+  forceDeletePods: string;
   timeoutMs: number;
 }): { policy: ForcePolicy; warnings: string[] } {
   const mode = readMode(raw.force);
+  const deletePods = readPodMode(raw.forceDeletePods);
   const finalizerPatterns = readPatterns(raw.forceFinalizers);
   checkAfter(mode, raw.forceAfter, raw.timeoutMs);
   const policy: ForcePolicy = {
@@ -105,6 +122,7 @@ export function validateForcePolicy(raw: {
     afterMs: raw.forceAfter,
     finalizerPatterns,
     finalizeNamespace: raw.finalizeNamespace,
+    deletePods,
   };
   return { policy: Object.freeze(policy), warnings: warningsFor(policy) };
 }
@@ -167,9 +185,21 @@ function patternNotes(
   return unused.map((p) => `${Inputs.forceFinalizers} pattern "${p}" matched no finalizer it may remove`);
 }
 
+/** The decision once the steps are known; `waitMs` when only pods inside the node-lost threshold remain. */
+function decisionOf(
+  steps: number,
+  refusals: number,
+  waitMs: number | undefined,
+): Pick<Plan, 'decision' | 'waitMs'> {
+  if (steps > 0) return { decision: 'force' };
+  if (waitMs !== undefined) return { decision: 'not-yet', waitMs };
+  return { decision: refusals > 0 ? 'nothing-allowed' : 'nothing-to-force' };
+}
+
 /**
- * Decide what to force for one terminating namespace: object finalizers first, then the namespace's
- * metadata.finalizers, then /finalize as a last resort — only what `policy` allows, never a protected namespace.
+ * Decide what to force for one terminating namespace: pods on lost nodes first, then object finalizers, then the
+ * namespace's metadata.finalizers, then /finalize as a last resort — only what `policy` allows, never a protected
+ * namespace. `leftovers` (what the scan saw) lets the plan list what /finalize would leave in storage.
  */
 export function decide(
   policy: ForcePolicy,
@@ -177,23 +207,33 @@ export function decide(
   findings: readonly Finding[],
   now: number,
   isProtected: (name: string) => boolean,
+  leftovers: readonly Leftover[] = [],
 ): Plan {
   const base = { namespace: ns.name, uid: ns.uid, mode: policy.mode, steps: [] };
   const stop = gate(policy, ns, now, isProtected);
   if (stop) return { ...base, ...stop };
   const patterns = policy.finalizerPatterns;
+  const pods = planPods(policy.deletePods, ns.name, lostPods(findings), now);
   const objects = blockedObjects(findings).map((o) => planObject(o, ns.name, patterns));
   const meta = planNamespaceMetadata(ns, findings, patterns);
-  const fin = planFinalize(policy.finalizeNamespace, ns, findings, objects, meta.keep);
+  const earlier = { leftovers, podsHandled: pods.handled };
+  const fin = planFinalize(policy.finalizeNamespace, ns, findings, objects, meta.keep, earlier);
   const steps = [
+    ...pods.steps,
     ...objects.flatMap((o) => (o.step ? [o.step] : [])),
     ...(meta.step ? [meta.step] : []),
     ...(fin.step ? [fin.step] : []),
   ];
-  const refusals = [...objects.flatMap((o) => o.refusals), ...meta.refusals, ...fin.refusals];
+  const refusals = [
+    ...pods.refusals,
+    ...objects.flatMap((o) => o.refusals),
+    ...meta.refusals,
+    ...fin.refusals,
+  ];
   const blocking = [...objects.flatMap((o) => o.object.finalizers), ...ns.metadataFinalizers];
-  const notes = [...patternNotes(patterns, { steps }, blocking), ...fin.notes];
-  const decision = steps.length > 0 ? 'force' : refusals.length > 0 ? 'nothing-allowed' : 'nothing-to-force';
-  if (decision === 'nothing-to-force') notes.push('nothing blocks the namespace that forcing could change');
-  return { ...base, decision, steps, refusals, notes };
+  const notes = [...pods.notes, ...patternNotes(patterns, { steps }, blocking), ...fin.notes];
+  const decided = decisionOf(steps.length, refusals.length, pods.waitMs);
+  if (decided.decision === 'nothing-to-force')
+    notes.push('nothing blocks the namespace that forcing could change');
+  return { ...base, ...decided, steps, refusals, notes };
 }

@@ -133,6 +133,7 @@ export function readSettings(read: InputReader): Settings {
       : Math.min(DEFAULT_FORCE_AFTER_MS, timeoutMs / 2),
     forceFinalizers: read(Inputs.forceFinalizers).split('\n'),
     finalizeNamespace: readBoolean(read, Inputs.forceFinalizeNamespace, false),
+    forceDeletePods: read(Inputs.forceDeletePods),
     timeoutMs,
   });
   const settings: Settings = {

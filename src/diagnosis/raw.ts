@@ -109,7 +109,14 @@ export function toPod(o: unknown): PodState {
 /** A node's Ready status; `undefined` input means the node does not exist. */
 export function toNode(name: string, o: unknown): NodeState {
   if (o === undefined) return { name, exists: false, ready: 'Unknown' };
-  return { name, exists: true, ready: str(condition(o, 'Ready')?.status) ?? 'Unknown' };
+  const ready = condition(o, 'Ready');
+  const since = str(ready?.lastTransitionTime);
+  return {
+    name,
+    exists: true,
+    ready: str(ready?.status) ?? 'Unknown',
+    ...(since ? { readySince: since } : {}),
+  };
 }
 
 /** A CRD's group, plural and kind, with Helm and app.kubernetes.io hints about who installed it. */

@@ -49,6 +49,8 @@ export interface NodeState {
   name: string;
   exists: boolean;
   ready: string;
+  /** lastTransitionTime of the Ready condition: since when `ready` has held. */
+  readySince?: string;
 }
 
 /** A controller workload (Deployment/StatefulSet/DaemonSet) anywhere in the cluster. */
@@ -134,7 +136,23 @@ export type ForceTarget =
       waiting: string[];
     }
   | { kind: 'namespace-metadata-finalizers'; finalizers: string[] }
-  | { kind: 'namespace-finalize'; reason: string };
+  | {
+      kind: 'namespace-finalize';
+      reason: string;
+      /** 0..1 when this reason is itself a guess (e.g. a suspect webhook); absent when it was observed. */
+      confidence?: number;
+    }
+  | {
+      kind: 'pod-on-lost-node';
+      name: string;
+      uid: string;
+      node: string;
+      /** False when the node is gone from the API. */
+      nodeExists: boolean;
+      /** The node's Ready status (`Unknown` when gone) and since when it holds, if known. */
+      ready: string;
+      readySince?: string;
+    };
 
 /** Parsed view of the five namespace conditions; unparsed text is kept, never dropped. */
 export interface ParsedConditions {

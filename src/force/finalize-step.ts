@@ -1,7 +1,7 @@
 /** Step 3 of the plan, the last resort: whether /finalize is needed, allowed, and what it would orphan. Pure. */
-import type { Finding } from '../diagnosis/types.js';
+import type { Finding, Leftover } from '../diagnosis/types.js';
 import type { NamespaceState } from '../kube/port.js';
-import { namespaceLabel, type FinalizeStep, type Refusal } from './plan.js';
+import { namespaceLabel, objectLabel, type FinalizeStep, type Refusal } from './plan.js';
 import { sorted, type ObjectPlan } from './steps.js';
 
 const FINALIZE_RISK =
@@ -13,18 +13,62 @@ function failing(ns: NamespaceState, type: string): string | undefined {
   return c ? (c.message ?? c.reason ?? type) : undefined;
 }
 
+/** A namespace-finalize reason below this confidence is a guess: it never makes /finalize eligible on its own. */
+export const FINALIZE_MIN_CONFIDENCE = 0.7;
+
+/** Most objects named one by one in what /finalize leaves in storage; the rest are counted. */
+const ORPHANS_LISTED = 50;
+
+/** What the earlier steps of the same plan do, so the last one knows what they leave. */
+export interface EarlierSteps {
+  /** Everything the scan found in the namespace (empty when unknown). */
+  leftovers: readonly Leftover[];
+  /** UIDs of pods that step 0 deletes, or will once the node-lost threshold passes. */
+  podsHandled: ReadonlySet<string>;
+}
+
+/** One leftover in words: why it stays, or undefined when the earlier steps let it go. */
+function staysBecause(
+  l: Leftover,
+  objects: readonly ObjectPlan[],
+  pods: ReadonlySet<string>,
+): string | undefined {
+  const plan = objects.find((o) => o.object.uid === l.meta.uid);
+  const deleting = l.meta.deletionTimestamp !== undefined;
+  // Step 1 skips an object not marked for deletion, so it keeps every finalizer it has.
+  const keeps = plan && deleting ? plan.keep : l.meta.finalizers;
+  if (l.resource.group === '' && l.resource.resource === 'pods' && pods.has(l.meta.uid)) return undefined;
+  // A deleting object whose last finalizers step 1 removes goes; one the kubelet must still confirm stays.
+  if (deleting && keeps.length === 0) return plan ? undefined : 'being deleted';
+  const parts = [
+    ...(deleting ? [] : ['never marked for deletion']),
+    ...(keeps.length ? [`keeps ${keeps.join(', ')}`] : []),
+  ];
+  return parts.join('; ') || 'being deleted';
+}
+
 /**
- * What /finalize would leave in storage: objects keeping finalizers, what the controller still counts, and
- * objects it cannot even list while discovery fails.
+ * What /finalize would leave in storage: every object the scan saw that the earlier steps do not let go (those
+ * never marked for deletion too), what the controller still counts, and what discovery cannot list.
  */
-function orphansOf(ns: NamespaceState, objects: readonly ObjectPlan[]): string[] {
+function orphansOf(ns: NamespaceState, objects: readonly ObjectPlan[], earlier: EarlierSteps): string[] {
+  const seen = new Set(earlier.leftovers.map((l) => l.meta.uid));
+  const named = earlier.leftovers.flatMap((l) => {
+    const why = staysBecause(l, objects, earlier.podsHandled);
+    return why ? [`${objectLabel(l.resource, l.meta.name)} (${why})`] : [];
+  });
   const kept = objects
-    .filter((o) => o.keep.length > 0)
+    .filter((o) => o.keep.length > 0 && !seen.has(o.object.uid))
     .map((o) => `${o.object.label} (keeps ${o.keep.join(', ')})`);
+  const all = sorted([...named, ...kept]);
+  const listed =
+    all.length > ORPHANS_LISTED
+      ? [...all.slice(0, ORPHANS_LISTED), `${all.length - ORPHANS_LISTED} more object(s)`]
+      : all;
   const remaining = failing(ns, 'NamespaceContentRemaining');
   const discovery = failing(ns, 'NamespaceDeletionDiscoveryFailure');
   return [
-    ...kept,
+    ...listed,
     ...(remaining ? [`content the namespace controller still counts (${remaining})`] : []),
     ...(discovery
       ? [`objects of API groups that discovery cannot reach, which cannot be listed (${discovery})`]
@@ -33,28 +77,39 @@ function orphansOf(ns: NamespaceState, objects: readonly ObjectPlan[]): string[]
 }
 
 /**
- * Why the namespace would still be blocked after steps 1–2, the ids of the findings that say so, and whether a
- * finding says only /finalize can help (e.g. discovery broken by a dead APIService).
+ * Why the namespace would still be blocked after steps 0–2, the ids of the findings that say so, whether a
+ * finding says only /finalize can help (e.g. discovery broken by a dead APIService), and guesses left out.
  */
 function blockersAfter(
   findings: readonly Finding[],
   objects: readonly ObjectPlan[],
-): { why: string[]; ids: string[]; onlyFinalize: boolean } {
+  podsHandled: ReadonlySet<string>,
+): { why: string[]; ids: string[]; onlyFinalize: boolean; guesses: string[] } {
   const why: string[] = [];
   const ids: string[] = [];
+  const guesses: string[] = [];
+  let onlyFinalize = false;
   for (const f of findings) {
     for (const t of f.targets ?? []) {
-      if (t.kind !== 'namespace-finalize') continue;
-      why.push(t.reason);
-      ids.push(f.id);
+      if (t.kind === 'namespace-finalize' && (t.confidence ?? 1) < FINALIZE_MIN_CONFIDENCE) {
+        guesses.push(`${t.reason} (confidence ${t.confidence})`);
+      } else if (t.kind === 'namespace-finalize') {
+        why.push(t.reason);
+        ids.push(f.id);
+        onlyFinalize = true;
+      } else if (t.kind === 'pod-on-lost-node' && !podsHandled.has(t.uid)) {
+        why.push(
+          `pods/${t.name} cannot finish terminating: ${t.nodeExists ? `node ${t.node} is NotReady` : `node ${t.node} is gone`}`,
+        );
+        ids.push(f.id);
+      }
     }
   }
   for (const o of objects.filter((p) => p.keep.length > 0)) {
     why.push(`${o.object.label} keeps ${o.keep.join(', ')}`);
     ids.push(...o.object.findings.map((f) => f.id));
   }
-  const onlyFinalize = findings.some((f) => f.targets?.some((t) => t.kind === 'namespace-finalize'));
-  return { why: sorted(why), ids: sorted(ids), onlyFinalize };
+  return { why: sorted(why), ids: sorted(ids), onlyFinalize, guesses: sorted(guesses) };
 }
 
 /** Step 3, last resort: /finalize, only when allowed, still needed, and not stranding guarded objects. */
@@ -64,8 +119,25 @@ export function planFinalize(
   findings: readonly Finding[],
   objects: readonly ObjectPlan[],
   metadataKeep: readonly string[],
+  earlier: EarlierSteps,
 ): { step?: FinalizeStep; refusals: Refusal[]; notes: string[] } {
-  const { why, ids, onlyFinalize } = blockersAfter(findings, objects);
+  const { why, ids, onlyFinalize, guesses } = blockersAfter(findings, objects, earlier.podsHandled);
+  const guessNotes = guesses.map(
+    (g) =>
+      `not a reason for /finalize on its own: ${g} is a guess below the ${FINALIZE_MIN_CONFIDENCE} confidence threshold`,
+  );
+  const done = planFinalizeStep(allowed, ns, objects, metadataKeep, { why, ids, onlyFinalize }, earlier);
+  return { ...done, notes: [...guessNotes, ...done.notes] };
+}
+
+function planFinalizeStep(
+  allowed: boolean,
+  ns: NamespaceState,
+  objects: readonly ObjectPlan[],
+  metadataKeep: readonly string[],
+  { why, ids, onlyFinalize }: { why: string[]; ids: string[]; onlyFinalize: boolean },
+  earlier: EarlierSteps,
+): { step?: FinalizeStep; refusals: Refusal[]; notes: string[] } {
   if (why.length === 0) return { refusals: [], notes: [] };
   const object = namespaceLabel(ns.name);
   const blocked = `still blocked after the allowed removals: ${why.join('; ')}`;
@@ -75,7 +147,7 @@ export function planFinalize(
       notes: [`${blocked}; spec.finalizers is already empty, so /finalize cannot help`],
     };
   }
-  const orphans = orphansOf(ns, objects);
+  const orphans = orphansOf(ns, objects, earlier);
   const left = orphans.length ? orphans.join('; ') : 'nothing known';
   // Kept object finalizers alone are refused per object, with a pattern as the remedy; /finalize is offered
   // only when a finding says nothing else can help.

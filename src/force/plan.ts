@@ -2,9 +2,11 @@
 import { resourceName } from '../diagnosis/refs.js';
 import type { ApiResource } from '../kube/port.js';
 
-/** The input that allowed a removal: a force-finalizers pattern, or force-finalize-namespace for `/finalize`. */
+/** The input that allowed a change: a force-finalizers pattern, force-finalize-namespace, or force-delete-pods. */
 export type AllowedBy =
-  { input: 'force-finalizers'; pattern: string } | { input: 'force-finalize-namespace' };
+  | { input: 'force-finalizers'; pattern: string }
+  | { input: 'force-finalize-namespace' }
+  | { input: 'force-delete-pods'; value: 'lost-nodes' };
 
 /** One finalizer the policy allows removing, the rule that allowed it, and what removing it risks. */
 export interface Removal {
@@ -14,15 +16,17 @@ export interface Removal {
   risk?: string;
 }
 
-/** `force-finalizers: kiali.io/*` or `force-finalize-namespace: true`, for logs and reports. */
+/** `force-finalizers: kiali.io/*`, `force-finalize-namespace: true` or `force-delete-pods: lost-nodes`. */
 export function allowedByText(a: AllowedBy): string {
-  return a.input === 'force-finalizers' ? `force-finalizers: ${a.pattern}` : 'force-finalize-namespace: true';
+  if (a.input === 'force-finalizers') return `force-finalizers: ${a.pattern}`;
+  if (a.input === 'force-delete-pods') return `force-delete-pods: ${a.value}`;
+  return 'force-finalize-namespace: true';
 }
 
 interface StepBase {
   /** Display name, e.g. `kialis.kiali.io/kiali`, `persistentvolumeclaims/data` or `namespace/x`. */
   object: string;
-  field: 'metadata.finalizers' | 'spec.finalizers';
+  field: 'metadata.finalizers' | 'spec.finalizers' | 'pod';
   /** The finalizers seen when deciding, sorted. */
   finalizers: string[];
   /** The entries to remove; nothing else is ever removed. */
@@ -33,6 +37,22 @@ interface StepBase {
   findings: string[];
   /** Why the step is needed, in words. */
   reason: string;
+}
+
+/**
+ * Step 0: delete a pod whose node is lost, with `gracePeriodSeconds: 0` and a UID precondition. No finalizer is
+ * removed (`finalizers` lists the pod's own, which stay; `remove` is empty).
+ */
+export interface PodDeleteStep extends StepBase {
+  kind: 'pod-delete';
+  field: 'pod';
+  namespace: string;
+  name: string;
+  uid: string;
+  node: string;
+  allowedBy: { input: 'force-delete-pods'; value: 'lost-nodes' };
+  /** What deleting a pod the kubelet never confirmed risks. */
+  risk: string;
 }
 
 /** Step 1: remove allowed entries of a blocking object's `metadata.finalizers` (PATCH). */
@@ -57,7 +77,7 @@ export interface FinalizeStep extends StepBase {
 }
 
 /** One forced change, in the order it must run. */
-export type ForceStep = ObjectStep | NamespaceMetadataStep | FinalizeStep;
+export type ForceStep = PodDeleteStep | ObjectStep | NamespaceMetadataStep | FinalizeStep;
 
 /** Something the policy will not force, why, and what the user can do about it. */
 export interface Refusal {
@@ -69,7 +89,8 @@ export interface Refusal {
 
 /**
  * - `off`: force is off. `protected`: a protected namespace, never forced.
- * - `not-terminating`: no deletionTimestamp. `not-yet`: force-after not reached (see `waitMs`).
+ * - `not-terminating`: no deletionTimestamp. `not-yet`: force-after, or the node-lost threshold of the only
+ *   pods forcing could delete, not reached (see `waitMs`).
  * - `nothing-to-force`: nothing blocks that forcing could change. `nothing-allowed`: blockers exist, none allowed.
  * - `force`: `steps` holds work (executed for real only in mode `on`).
  */
@@ -82,7 +103,7 @@ export interface Plan {
   uid: string;
   mode: 'off' | 'dry-run' | 'on';
   decision: Decision;
-  /** With `not-yet`: how long until force-after is reached. */
+  /** With `not-yet`: how long until force-after (or the node-lost threshold) is reached. */
   waitMs?: number;
   steps: ForceStep[];
   refusals: Refusal[];

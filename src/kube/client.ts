@@ -9,7 +9,7 @@ import { discover } from './discovery.js';
 import { getNamespace, getRaw, listMetadata, listNamespaces, listRaw } from './reads.js';
 import { Transport, type TransportSettings } from './transport.js';
 import { Watches } from './watch.js';
-import { deleteNamespace, finalizeNamespace, patchFinalizers } from './writes.js';
+import { deleteNamespace, deletePod, finalizeNamespace, patchFinalizers } from './writes.js';
 
 // Re-exported so that importers of the adapter keep their paths.
 export { mapMeta, mapNamespace, parseWatchLine } from './map.js';
@@ -58,6 +58,7 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     getRaw: (path) => getRaw(t, path),
     patchFinalizers: (res, namespace, name, guard, finalizers) =>
       patchFinalizers(t, res, namespace, name, guard, finalizers),
+    deletePod: (namespace, name, uid) => deletePod(t, namespace, name, uid),
     finalizeNamespace: (name, guard, specFinalizers) => finalizeNamespace(t, name, guard, specFinalizers),
     cost: () => t.cost(),
     close: async () => {

@@ -144,6 +144,8 @@ export interface Kube extends KubeReader {
     guard: { uid: string; resourceVersion: string },
     finalizers: string[],
   ): Promise<'patched' | 'gone'>;
+  /** DELETE a pod with `gracePeriodSeconds: 0` and a UID precondition. Missing = 'gone'. */
+  deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'gone'>;
   /** PUT /api/v1/namespaces/NAME/finalize with the given spec.finalizers, guarded by uid + resourceVersion. */
   finalizeNamespace(
     name: string,

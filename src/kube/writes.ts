@@ -1,4 +1,4 @@
-/** The writes of the port: DELETE of a namespace, the finalizer patch, and the `/finalize` PUT. */
+/** The writes of the port: DELETE of a namespace or a pod, the finalizer patch, and the `/finalize` PUT. */
 import { KubeError, type ApiResource } from './port.js';
 import { statusError } from './http-errors.js';
 import { rec, str, type Obj } from './map.js';
@@ -37,6 +37,23 @@ export async function deleteNamespace(
     resource: 'namespaces',
   };
   return write(t, req, 'requested');
+}
+
+/** DELETE a pod at once (`gracePeriodSeconds: 0`), only if it still has `uid`: no kubelet confirmation. */
+export async function deletePod(
+  t: Transport,
+  namespace: string,
+  name: string,
+  uid: string,
+): Promise<'deleted' | 'gone'> {
+  const req: Req = {
+    method: 'DELETE',
+    path: `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`,
+    body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid } },
+    verb: 'delete',
+    resource: 'pods',
+  };
+  return write(t, req, 'deleted');
 }
 
 /** Replace an object's `metadata.finalizers` with a merge patch guarded by uid and resourceVersion. */

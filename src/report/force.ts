@@ -6,18 +6,20 @@ import { html, md } from './escape.js';
 const list = (items: string[]): string => (items.length ? items.map((i) => md(i, 200)).join(', ') : '—');
 
 function stepRow(step: ForceStep, result: string, at: string, after: string[]): string {
-  const allowed = step.remove
-    .map((r) => `${md(r.finalizer, 200)} (${md(allowedByText(r.allowedBy), 200)})`)
-    .join(', ');
+  const allowed =
+    step.kind === 'pod-delete'
+      ? `delete, grace period 0 (${md(allowedByText(step.allowedBy), 200)})`
+      : step.remove.map((r) => `${md(r.finalizer, 200)} (${md(allowedByText(r.allowedBy), 200)})`).join(', ');
   return `| ${md(step.object, 200)} | ${step.field} | ${list(step.finalizers)} | ${list(after)} | ${allowed} | ${md(result, 200)} | ${at} |`;
 }
 
 function risks(steps: ForceStep[]): string[] {
-  return steps.flatMap((s) =>
-    s.remove
+  return steps.flatMap((s) => [
+    ...(s.kind === 'pod-delete' ? [`${md(s.object)}: deleting it — ${md(s.risk, 400)}`] : []),
+    ...s.remove
       .filter((r) => r.risk)
       .map((r) => `${md(s.object)}: removing ${md(r.finalizer)} — ${md(r.risk!, 400)}`),
-  );
+  ]);
 }
 
 /** The "Forcing" part of a namespace section, or '' when force never ran for it. */

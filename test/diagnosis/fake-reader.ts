@@ -118,6 +118,9 @@ export class RecordingKube implements Kube {
   patchFinalizers(...args: unknown[]): Promise<'patched' | 'gone'> {
     return this.write('patchFinalizers', args);
   }
+  deletePod(...args: unknown[]): Promise<'deleted' | 'gone'> {
+    return this.write('deletePod', args);
+  }
   finalizeNamespace(...args: unknown[]): Promise<'finalized' | 'gone'> {
     return this.write('finalizeNamespace', args);
   }

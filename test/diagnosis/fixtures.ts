@@ -156,8 +156,8 @@ export function pod(over: Partial<PodState> & { name: string }): PodState {
 }
 
 /** A node. */
-export function node(name: string, ready = 'True', exists = true): NodeState {
-  return { name, exists, ready };
+export function node(name: string, ready = 'True', exists = true, readySince?: string): NodeState {
+  return { name, exists, ready, ...(readySince ? { readySince } : {}) };
 }
 
 /** A webhook intercepting DELETE of everything. */

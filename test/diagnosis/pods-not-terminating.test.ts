@@ -38,7 +38,7 @@ const overdue = pod({
 const rows: Row[] = [
   {
     name: 'pod on a NotReady node: the kubelet cannot confirm, force delete with the risk stated',
-    given: podsNamed({ pods: [overdue], nodes: [node('node-a', 'Unknown')] }),
+    given: podsNamed({ pods: [overdue], nodes: [node('node-a', 'Unknown', true, ago(900))] }),
     expect: [
       {
         id: 'pods-not-terminating',
@@ -56,6 +56,17 @@ const rows: Row[] = [
           note: expect.stringContaining('StatefulSet') as unknown as string,
         },
         leaked: false,
+        targets: [
+          {
+            kind: 'pod-on-lost-node',
+            name: 'web-0',
+            uid: 'uid-web-0',
+            node: 'node-a',
+            nodeExists: true,
+            ready: 'Unknown',
+            readySince: ago(900),
+          },
+        ],
       },
     ],
   },
@@ -67,6 +78,16 @@ const rows: Row[] = [
         severity: 'error',
         summary:
           'pod web-0 is not terminating: its node node-a no longer exists, so no kubelet will ever confirm it stopped',
+        targets: [
+          {
+            kind: 'pod-on-lost-node',
+            name: 'web-0',
+            uid: 'uid-web-0',
+            node: 'node-a',
+            nodeExists: false,
+            ready: 'Unknown',
+          },
+        ],
       },
     ],
   },
@@ -179,5 +200,12 @@ describe('pods-not-terminating', () => {
     const got = podsNotTerminating(given);
     expect(got).toHaveLength(want.length);
     want.forEach((w, i) => expect(got[i]).toMatchObject(w));
+  });
+
+  it('names a pod for force-delete-pods only when its node is lost, never on a Ready node', () => {
+    const ready = podsNotTerminating(podsNamed({ pods: [overdue], nodes: [node('node-a')] }));
+    expect(ready.flatMap((f) => f.targets ?? [])).toEqual([]);
+    const lost = podsNotTerminating(podsNamed({ pods: [overdue], nodes: [node('node-a', 'False')] }));
+    expect(lost.flatMap((f) => f.targets ?? []).map((t) => t.kind)).toEqual(['pod-on-lost-node']);
   });
 });

@@ -28,8 +28,9 @@ export function podBody(ns: string, name: string, o: PodOptions = {}): JsonMap {
   };
 }
 
-export function nodeBody(name: string, ready: boolean): JsonMap {
+export function nodeBody(name: string, ready: boolean, since?: Date): JsonMap {
   const now = isoSeconds();
+  const changed = since ? isoSeconds(since.getTime()) : now;
   const cond = ready
     ? { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
     : { status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' };
@@ -39,9 +40,11 @@ export function nodeBody(name: string, ready: boolean): JsonMap {
     metadata: { name, labels: { 'kubernetes.io/hostname': name } },
     spec: ready
       ? {}
-      : { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: now }] },
+      : { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: changed }] },
     status: {
-      conditions: [{ type: 'Ready', ...cond, lastHeartbeatTime: now, lastTransitionTime: now }],
+      conditions: [
+        { type: 'Ready', ...cond, lastHeartbeatTime: ready ? now : changed, lastTransitionTime: changed },
+      ],
       nodeInfo: { kubeletVersion: 'v1.34.1' },
     },
   };

@@ -202,16 +202,16 @@ export class FakeCluster {
     return this.insert(this.type({ group: '', resource: 'pods' }), podBody(ns, name, opts));
   }
 
-  /** Add a node, or set the readiness of an existing one. */
-  addNode(name: string, ready: boolean): void {
+  /** Add a node, or set the readiness of an existing one; `since` backdates the Ready condition's transition. */
+  addNode(name: string, ready: boolean, opts: { since?: Date } = {}): void {
     const rt = this.type({ group: '', resource: 'nodes' });
     const existing = this.core.store.get('nodes', '', name);
     if (!existing) {
-      this.insert(rt, nodeBody(name, ready));
+      this.insert(rt, nodeBody(name, ready, opts.since));
       return;
     }
     const next = clone(existing);
-    const fresh = nodeBody(name, ready);
+    const fresh = nodeBody(name, ready, opts.since);
     next.spec = fresh.spec;
     next.status = fresh.status;
     this.core.store.update('nodes', next);

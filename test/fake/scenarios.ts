@@ -41,17 +41,8 @@ export function cleanNamespaces(
   return { cluster, namespaces, selector: `${PREVIEW_LABEL.key}=${PREVIEW_LABEL.value}` };
 }
 
-/** istio-system holds Kiali CR `kiali` with `kiali.io/finalizer`; no kiali operator runs. */
-export function kialiStuck(opts?: FakeClusterOptions): {
-  cluster: FakeCluster;
-  namespace: string;
-  gvr: typeof GVR.kialis;
-  object: string;
-  finalizer: string;
-} {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'istio-system';
-  cluster.addNamespace(namespace, { labels: previewLabels });
+/** The Kiali CRD and CR `kiali` holding `kiali.io/finalizer` in `namespace`. */
+function addKiali(cluster: FakeCluster, namespace: string, spec?: Record<string, unknown>): void {
   cluster.addCRD({
     group: 'kiali.io',
     version: 'v1alpha1',
@@ -63,8 +54,22 @@ export function kialiStuck(opts?: FakeClusterOptions): {
     namespace,
     name: 'kiali',
     finalizers: ['kiali.io/finalizer'],
-    spec: { auth: { strategy: 'anonymous' }, deployment: { namespace } },
+    ...(spec ? { spec } : {}),
   });
+}
+
+/** istio-system holds Kiali CR `kiali` with `kiali.io/finalizer`; no kiali operator runs. */
+export function kialiStuck(opts?: FakeClusterOptions): {
+  cluster: FakeCluster;
+  namespace: string;
+  gvr: typeof GVR.kialis;
+  object: string;
+  finalizer: string;
+} {
+  const cluster = new FakeCluster(opts);
+  const namespace = 'istio-system';
+  cluster.addNamespace(namespace, { labels: previewLabels });
+  addKiali(cluster, namespace, { auth: { strategy: 'anonymous' }, deployment: { namespace } });
   return { cluster, namespace, gvr: GVR.kialis, object: 'kiali', finalizer: 'kiali.io/finalizer' };
 }
 
@@ -172,4 +177,49 @@ export function webhookBlocksDelete(opts?: FakeClusterOptions): {
     down: true,
   });
   return { cluster, namespace, webhook: 'deny-delete.example.com', configMap: 'app-config', service };
+}
+
+/**
+ * Kiali CR `kiali` (kiali.io/finalizer) in preview-1, and a Fail-policy validating webhook on kialis DELETE whose
+ * service is down: the namespace controller's delete is refused, so the CR is never marked for deletion.
+ */
+export function webhookBlocksCR(opts?: FakeClusterOptions): {
+  cluster: FakeCluster;
+  namespace: string;
+  webhook: string;
+} {
+  const cluster = new FakeCluster(opts);
+  const namespace = 'preview-1';
+  cluster.addNamespace(namespace, { labels: previewLabels });
+  cluster.addCRD({
+    group: 'kiali.io',
+    version: 'v1alpha1',
+    kind: 'Kiali',
+    plural: 'kialis',
+    namespaced: true,
+  });
+  cluster.addObject(GVR.kialis, { namespace, name: 'kiali', finalizers: ['kiali.io/finalizer'] });
+  const webhook = 'kiali-guard.example.com';
+  cluster.addWebhook({
+    kind: 'Validating',
+    name: webhook,
+    failurePolicy: 'Fail',
+    resources: ['kialis'],
+    operations: ['DELETE'],
+    service: { namespace: 'kiali-operator', name: 'kiali-guard' },
+    down: true,
+  });
+  return { cluster, namespace, webhook };
+}
+
+/**
+ * Pod `db-0` mounts PVC `data` (kubernetes.io/pvc-protection) on `node-1`, which stopped reporting `lostMinutes`
+ * ago (default 10): with pods-first deletion the pod stays Terminating and the claim is never deleted.
+ */
+export function claimOnLostNode(
+  opts?: FakeClusterOptions & { lostMinutes?: number },
+): ReturnType<typeof pvcInUse> {
+  const s = pvcInUse({ ...opts, graceSeconds: 30 });
+  s.cluster.addNode(s.node, false, { since: new Date(Date.now() - (opts?.lostMinutes ?? 10) * 60_000) });
+  return s;
 }

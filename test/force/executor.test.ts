@@ -114,10 +114,10 @@ describe('executePlan', () => {
     expect(results[0]).toMatch(
       /^kialis.kiali.io\/kiali metadata.finalizers: failed: conflict after 3 attempts: Operation cannot be fulfilled/,
     );
-    expect(results.slice(1)).toEqual([
-      'namespace/preview-42 metadata.finalizers: removed',
-      'namespace/preview-42 spec.finalizers: skipped: an earlier step did not complete, so /finalize would orphan more than planned',
-    ]);
+    expect(results[1]).toBe('namespace/preview-42 metadata.finalizers: removed');
+    expect(results[2]).toMatch(
+      /^namespace\/preview-42 spec.finalizers: skipped: held back because an earlier step failed, so \/finalize would orphan more than planned: kialis.kiali.io\/kiali \(failed: conflict after 3 attempts: /,
+    );
     expect(kube.writes.some((c) => c.startsWith('PUT'))).toBe(false);
     expect(
       logger.lines.some((l) =>
@@ -241,19 +241,23 @@ describe('executePlan', () => {
     expect(results.every((r) => r.endsWith('skipped: recreated'))).toBe(true);
   });
 
-  test('an object not being deleted yet is left alone, and /finalize is held back', async () => {
+  test('an object not being deleted yet is left alone, and a skipped step does not hold /finalize back', async () => {
     const { kube, plan } = fullCase();
     kube.addObject(
       KIALIS,
       meta('kiali', 'uid-kiali', ['kiali.io/finalizer'], { deletionTimestamp: undefined }),
     );
     const { results } = await run(kube, plan);
-    expect(kube.writes).toEqual(['PATCH namespaces /preview-42 uid=uid-ns rv=10 []']);
+    expect(kube.writes).toEqual([
+      'PATCH namespaces /preview-42 uid=uid-ns rv=10 []',
+      'PUT namespace preview-42/finalize uid=uid-ns rv=101 []',
+    ]);
     expect(results).toEqual([
       'kialis.kiali.io/kiali metadata.finalizers: skipped: not being deleted yet',
       'namespace/preview-42 metadata.finalizers: removed',
-      'namespace/preview-42 spec.finalizers: skipped: an earlier step did not complete, so /finalize would orphan more than planned',
+      'namespace/preview-42 spec.finalizers: finalized',
     ]);
+    expect(kube.namespaces.has('preview-42')).toBe(false);
   });
 
   test('an object recreated under the same name is left alone', async () => {
@@ -309,8 +313,9 @@ describe('executePlan', () => {
     expect(results).toEqual([
       'kialis.kiali.io/kiali metadata.finalizers: failed: kialis.kiali.io "kiali" is forbidden: User "ci" cannot patch resource "kialis"',
       'namespace/preview-42 metadata.finalizers: removed',
-      'namespace/preview-42 spec.finalizers: skipped: an earlier step did not complete, so /finalize would orphan more than planned',
+      'namespace/preview-42 spec.finalizers: skipped: held back because an earlier step failed, so /finalize would orphan more than planned: kialis.kiali.io/kiali (failed: kialis.kiali.io "kiali" is forbidden: User "ci" cannot patch resource "kialis")',
     ]);
+    expect(kube.writes.some((c) => c.startsWith('PUT'))).toBe(false);
   });
 
   test('a 409 on /finalize (the controller got there first): re-read, nothing left to do', async () => {

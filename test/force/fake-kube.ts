@@ -27,6 +27,8 @@ export class RecordingKube implements Kube {
   readonly calls: string[] = [];
   readonly namespaces = new Map<string, NamespaceState>();
   readonly objects = new Map<string, Stored>();
+  /** Whole objects by path (pods, nodes) for the reads and the pod delete of step 0. */
+  readonly raws = new Map<string, { metadata: ObjectMeta } & Record<string, unknown>>();
   private rv = 100;
   private hooks: { method: string; run: () => void }[] = [];
 
@@ -40,8 +42,16 @@ export class RecordingKube implements Kube {
     return this;
   }
 
+  addRaw(path: string, body: { metadata: ObjectMeta } & Record<string, unknown>): this {
+    this.raws.set(path, structuredClone(body));
+    return this;
+  }
+
   /** Run `fn` just before the next call of `method` is handled, e.g. to make a concurrent change. */
-  before(method: 'patchFinalizers' | 'finalizeNamespace' | 'getNamespace' | 'getRaw', fn: () => void): this {
+  before(
+    method: 'patchFinalizers' | 'finalizeNamespace' | 'getNamespace' | 'getRaw' | 'deletePod',
+    fn: () => void,
+  ): this {
     this.hooks.push({ method, run: fn });
     return this;
   }
@@ -78,6 +88,8 @@ export class RecordingKube implements Kube {
   async getRaw(path: string): Promise<unknown> {
     this.calls.push(`GET ${path}`);
     this.hook('getRaw');
+    const raw = this.raws.get(path);
+    if (raw) return structuredClone(raw);
     const stored = this.objects.get(path);
     return stored
       ? { apiVersion: `${stored.res.group}/${stored.res.version}`, metadata: structuredClone(stored.meta) }
@@ -184,6 +196,24 @@ export class RecordingKube implements Kube {
     ns.resourceVersion = this.nextRv();
     this.removeIfDone(ns);
     return 'finalized';
+  }
+
+  async deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'gone'> {
+    this.calls.push(`DELETE pod ${namespace}/${name} grace=0 uid=${uid}`);
+    this.hook('deletePod');
+    const path = `/api/v1/namespaces/${namespace}/pods/${name}`;
+    const pod = this.raws.get(path);
+    if (!pod) return 'gone';
+    if (pod.metadata.uid !== uid) {
+      throw new KubeError(
+        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid}`,
+        409,
+        'Conflict',
+      );
+    }
+    if (pod.metadata.finalizers.length > 0) pod.metadata.deletionGracePeriodSeconds = 0;
+    else this.raws.delete(path);
+    return 'deleted';
   }
 
   private removeIfDone(ns: NamespaceState): void {

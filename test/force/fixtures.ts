@@ -29,6 +29,7 @@ export const policy = (over: Partial<ForcePolicy> = {}): ForcePolicy => ({
   afterMs: 10 * MINUTE,
   finalizerPatterns: [],
   finalizeNamespace: false,
+  deletePods: 'off',
   ...over,
 });
 
@@ -141,4 +142,30 @@ export function meta(
     labels: {},
     ...over,
   };
+}
+
+/** Pod `web-0` Terminating on `node-1`, which is NotReady (or gone) since `since`. */
+export function lostPodFinding(o: { since?: string; gone?: boolean; uid?: string } = {}): Finding {
+  const target: ForceTarget = {
+    kind: 'pod-on-lost-node',
+    name: 'web-0',
+    uid: o.uid ?? 'uid-web-0',
+    node: 'node-1',
+    nodeExists: !o.gone,
+    ready: 'Unknown',
+    ...(o.gone ? {} : { readySince: o.since ?? DELETED_AT }),
+  };
+  return finding('pods-not-terminating', 'pod web-0 is not terminating: its node node-1 is NotReady', [
+    target,
+  ]);
+}
+
+/** A Fail-policy webhook whose service is down but which no error names: a guess (confidence 0.5). */
+export function suspectWebhookFinding(): Finding {
+  return finding(
+    'content-delete-refused',
+    'suspect: webhook deny.example.com intercepts DELETE with failurePolicy Fail and its service is down',
+    [{ kind: 'namespace-finalize', reason: 'webhook deny.example.com may refuse deletes', confidence: 0.5 }],
+    { severity: 'warning', confidence: 0.5 },
+  );
 }

@@ -1,4 +1,4 @@
-import type { Finding } from '../../src/diagnosis/types.js';
+import type { Finding, Leftover } from '../../src/diagnosis/types.js';
 import type { NamespaceState } from '../../src/kube/port.js';
 import { decide, type Decision, type ForcePolicy, type ForceStep, type Plan } from '../../src/policy.js';
 import {
@@ -8,8 +8,10 @@ import {
   deadApiServiceFinding,
   kialiFinding,
   kubesphereFinding,
+  lostPodFinding,
   policy,
   pvcFinding,
+  suspectWebhookFinding,
   terminating,
 } from './fixtures.js';
 
@@ -23,6 +25,7 @@ const CONTENT_REMAINING = {
 const KUBESPHERE = 'finalizers.kubesphere.io/namespaces';
 
 function stepLine(s: ForceStep): string {
+  if (s.kind === 'pod-delete') return `pod-delete ${s.object} uid=${s.uid} node=${s.node}`;
   const by = (r: ForceStep['remove'][number]): string =>
     r.allowedBy.input === 'force-finalizers' ? r.allowedBy.pattern : r.allowedBy.input;
   return `${s.kind} ${s.object} -[${s.remove.map((r) => `${r.finalizer}<-${by(r)}`).join(',')}] keep=[${s.keep.join(',')}]`;
@@ -39,6 +42,7 @@ interface Row {
     findings?: Finding[];
     now?: number;
     protected?: string[];
+    leftovers?: Leftover[];
   };
   expect: {
     decision: Decision;
@@ -54,7 +58,137 @@ interface Row {
   };
 }
 
+const POD_RES = { group: '', version: 'v1', resource: 'pods', kind: 'Pod' };
+const PVC_RES = {
+  group: '',
+  version: 'v1',
+  resource: 'persistentvolumeclaims',
+  kind: 'PersistentVolumeClaim',
+};
+const leftover = (
+  resource: Leftover['resource'],
+  name: string,
+  uid: string,
+  over: Partial<Leftover['meta']>,
+) => ({
+  resource,
+  meta: {
+    name,
+    namespace: 'preview-42',
+    uid,
+    resourceVersion: '7',
+    finalizers: [],
+    ownerReferences: [],
+    labels: {},
+    ...over,
+  },
+});
+const LOST_POD_ROWS: Row[] = [
+  {
+    name: 'lost-nodes: a pod on a node NotReady for 15m is deleted (step 0), before any finalizer step',
+    given: {
+      policy: { deletePods: 'lost-nodes', finalizerPatterns: ['kiali.io/*'] },
+      findings: [kialiFinding(), lostPodFinding()],
+    },
+    expect: {
+      decision: 'force',
+      steps: [
+        'pod-delete pods/web-0 uid=uid-web-0 node=node-1',
+        'object-finalizers kialis.kiali.io/kiali -[kiali.io/finalizer<-kiali.io/*] keep=[]',
+      ],
+    },
+  },
+  {
+    name: 'lost-nodes: a node gone from the API counts at once',
+    given: { policy: { deletePods: 'lost-nodes' }, findings: [lostPodFinding({ gone: true })] },
+    expect: { decision: 'force', steps: ['pod-delete pods/web-0 uid=uid-web-0 node=node-1'] },
+  },
+  {
+    name: 'lost-nodes: NotReady for 2m waits for the 5m threshold',
+    given: {
+      policy: { deletePods: 'lost-nodes' },
+      findings: [lostPodFinding({ since: new Date(NOW - 2 * MINUTE).toISOString() })],
+    },
+    expect: {
+      decision: 'not-yet',
+      waitMs: 3 * MINUTE,
+      notes: [
+        'pods/web-0: its node node-1 is NotReady (Ready=Unknown) for 2m 00s; force-delete-pods deletes it once the node has been lost for 5m 00s (3m 00s left)',
+      ],
+    },
+  },
+  {
+    name: 'force-delete-pods off: the lost pod is refused with the input as the remedy',
+    given: { findings: [lostPodFinding()] },
+    expect: {
+      decision: 'nothing-allowed',
+      refusals: [
+        'pods/web-0: its node node-1 is NotReady (Ready=Unknown), so no kubelet will confirm it stopped; force-delete-pods is off | remedy: set force-delete-pods: lost-nodes',
+      ],
+    },
+  },
+  {
+    name: 'a protected namespace: no pod is ever deleted',
+    given: { policy: { deletePods: 'lost-nodes' }, findings: [lostPodFinding()], protected: ['preview-42'] },
+    expect: { decision: 'protected', refusals: ['preview-42 is a protected namespace'] },
+  },
+  {
+    name: 'a pod deleted by step 0 is no reason for /finalize',
+    given: { policy: { deletePods: 'lost-nodes', finalizeNamespace: true }, findings: [lostPodFinding()] },
+    expect: { decision: 'force', steps: ['pod-delete pods/web-0 uid=uid-web-0 node=node-1'] },
+  },
+  {
+    name: 'a lost pod that stays is a reason for /finalize; the orphans list what was never marked for deletion',
+    given: {
+      policy: { finalizeNamespace: true, finalizerPatterns: ['kubernetes.io/pvc-protection'] },
+      findings: [lostPodFinding(), pvcFinding()],
+      leftovers: [
+        leftover(POD_RES, 'web-0', 'uid-web-0', { deletionTimestamp: '2026-11-22T10:00:30Z' }),
+        leftover(PVC_RES, 'data', 'uid-pvc', { finalizers: ['kubernetes.io/pvc-protection'] }),
+        leftover(PVC_RES, 'logs', 'uid-logs', { deletionTimestamp: '2026-11-22T10:00:30Z' }),
+      ],
+    },
+    expect: {
+      decision: 'force',
+      steps: [
+        'object-finalizers persistentvolumeclaims/data -[kubernetes.io/pvc-protection<-kubernetes.io/pvc-protection] keep=[]',
+        'namespace-finalize namespace/preview-42 -[kubernetes<-force-finalize-namespace] keep=[]',
+      ],
+      refusals: ['pods/web-0: its node node-1 is NotReady'],
+      orphans: [
+        'persistentvolumeclaims/data (never marked for deletion; keeps kubernetes.io/pvc-protection)',
+        'persistentvolumeclaims/logs (being deleted)',
+        'pods/web-0 (being deleted)',
+      ],
+    },
+  },
+  {
+    name: 'a suspect webhook (confidence 0.5) alone never makes /finalize eligible',
+    given: { policy: { finalizeNamespace: true }, findings: [suspectWebhookFinding()] },
+    expect: {
+      decision: 'nothing-to-force',
+      notes: [
+        'not a reason for /finalize on its own: webhook deny.example.com may refuse deletes (confidence 0.5) is a guess below the 0.7 confidence threshold',
+      ],
+    },
+  },
+  {
+    name: 'a suspect webhook next to an observed blocker: /finalize on the observed one',
+    given: {
+      policy: { finalizeNamespace: true },
+      ns: { conditions: [DISCOVERY_FAILED] },
+      findings: [suspectWebhookFinding(), deadApiServiceFinding()],
+    },
+    expect: {
+      decision: 'force',
+      steps: ['namespace-finalize namespace/preview-42 -[kubernetes<-force-finalize-namespace] keep=[]'],
+      notes: ['is a guess below the 0.7 confidence threshold'],
+    },
+  },
+];
+
 const rows: Row[] = [
+  ...LOST_POD_ROWS,
   {
     name: 'kiali CR finalizer removed by pattern kiali.io/*',
     given: { policy: { finalizerPatterns: ['kiali.io/*'] }, findings: [kialiFinding()] },
@@ -336,6 +470,7 @@ describe('decide', () => {
       given.findings ?? [],
       given.now ?? NOW,
       isProtected,
+      given.leftovers,
     );
     expect(plan.decision).toBe(want.decision);
     expect(plan.steps.map(stepLine)).toEqual(want.steps ?? []);

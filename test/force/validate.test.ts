@@ -7,6 +7,7 @@ const base = {
   forceAfter: 10 * MIN,
   forceFinalizers: ['kiali.io/*'],
   finalizeNamespace: false,
+  forceDeletePods: '',
   timeoutMs: 15 * MIN,
 };
 type Raw = typeof base;
@@ -24,13 +25,27 @@ const rows: Row[] = [
     name: 'a valid policy',
     given: {},
     expect: {
-      policy: { mode: 'on', afterMs: 10 * MIN, finalizerPatterns: ['kiali.io/*'], finalizeNamespace: false },
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: ['kiali.io/*'],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
     },
   },
   {
     name: 'empty force means off; force-after may then exceed timeout',
     given: { force: '', forceAfter: 30 * MIN, forceFinalizers: [] },
-    expect: { policy: { mode: 'off', afterMs: 30 * MIN, finalizerPatterns: [], finalizeNamespace: false } },
+    expect: {
+      policy: {
+        mode: 'off',
+        afterMs: 30 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
+    },
   },
   {
     name: 'patterns are trimmed, blank ones dropped, duplicates removed in order',
@@ -41,6 +56,7 @@ const rows: Row[] = [
         afterMs: 10 * MIN,
         finalizerPatterns: ['kiali.io/*', 'x.io/f'],
         finalizeNamespace: false,
+        deletePods: 'off',
       },
     },
   },
@@ -88,9 +104,15 @@ const rows: Row[] = [
     name: 'on with nothing allowed: a warning, not an error',
     given: { forceFinalizers: [] },
     expect: {
-      policy: { mode: 'on', afterMs: 10 * MIN, finalizerPatterns: [], finalizeNamespace: false },
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
       warnings: [
-        '"force" is on but "force-finalizers" is empty and "force-finalize-namespace" is false: nothing can be forced.',
+        '"force" is on but "force-finalizers" is empty, "force-finalize-namespace" is false and "force-delete-pods" is off: nothing can be forced.',
       ],
     },
   },
@@ -98,15 +120,62 @@ const rows: Row[] = [
     name: 'force inputs set while off: a warning',
     given: { force: 'off', finalizeNamespace: true, forceFinalizers: [] },
     expect: {
-      policy: { mode: 'off', afterMs: 10 * MIN, finalizerPatterns: [], finalizeNamespace: true },
+      policy: {
+        mode: 'off',
+        afterMs: 10 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: true,
+        deletePods: 'off',
+      },
       warnings: ['Force inputs are set but "force" is off: nothing will be forced.'],
+    },
+  },
+  {
+    name: 'force-delete-pods: lost-nodes alone is something to force',
+    given: { forceFinalizers: [], forceDeletePods: ' lost-nodes ' },
+    expect: {
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'lost-nodes',
+      },
+    },
+  },
+  {
+    name: 'force-delete-pods set while force is off: a warning',
+    given: { force: 'off', forceFinalizers: [], forceDeletePods: 'lost-nodes' },
+    expect: {
+      policy: {
+        mode: 'off',
+        afterMs: 10 * MIN,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'lost-nodes',
+      },
+      warnings: ['Force inputs are set but "force" is off: nothing will be forced.'],
+    },
+  },
+  {
+    name: 'unknown force-delete-pods value',
+    given: { forceDeletePods: 'all' },
+    expect: {
+      error: 'Input "force-delete-pods" is "all"; allowed: off, lost-nodes.',
+      input: 'force-delete-pods',
     },
   },
   {
     name: '"*" is allowed with a warning',
     given: { forceFinalizers: ['*'] },
     expect: {
-      policy: { mode: 'on', afterMs: 10 * MIN, finalizerPatterns: ['*'], finalizeNamespace: false },
+      policy: {
+        mode: 'on',
+        afterMs: 10 * MIN,
+        finalizerPatterns: ['*'],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
       warnings: [
         '"force-finalizers" holds "*": any finalizer may be removed, except built-in ones that still wait or guard infrastructure, which must be named exactly.',
       ],

@@ -80,6 +80,7 @@ export function parseOutputFile(text: string): Record<string, string> {
 export function runBundle(
   inputs: Record<string, string>,
   extraEnv: Record<string, string | undefined> = {},
+  opts: { timeoutMs?: number } = {},
 ): Promise<BundleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
   const summaryFile = join(dir, 'summary.md');
@@ -104,23 +105,28 @@ export function runBundle(
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, ['dist/index.js'], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const ms = Date.now() - started;
-      const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
-      const reportPath = outputs.report;
-      resolve({
-        code: error ? ((error as { code?: number }).code ?? 1) : 0,
-        stdout,
-        stderr,
-        summary: readFileSync(summaryFile, 'utf8'),
-        summaryPath: summaryFile,
-        outputs,
-        ms,
-        report:
-          reportPath && existsSync(reportPath)
-            ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)
-            : undefined,
-      });
-    });
+    execFile(
+      process.execPath,
+      ['dist/index.js'],
+      { env, timeout: opts.timeoutMs ?? 60_000 },
+      (error, stdout, stderr) => {
+        const ms = Date.now() - started;
+        const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
+        const reportPath = outputs.report;
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? 1) : 0,
+          stdout,
+          stderr,
+          summary: readFileSync(summaryFile, 'utf8'),
+          summaryPath: summaryFile,
+          outputs,
+          ms,
+          report:
+            reportPath && existsSync(reportPath)
+              ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)
+              : undefined,
+        });
+      },
+    );
   });
 }

@@ -3,67 +3,23 @@ import { executePlan } from '../../src/force.js';
 import { createKube } from '../../src/kube/client.js';
 import { RecordingLogger, systemClock } from '../../src/ports.js';
 import { decide } from '../../src/policy.js';
-import type { RunReport } from '../../src/outcome.js';
-import {
-  FakeCluster,
-  GVR,
-  kialiStuck,
-  kubesphereStuck,
-  metricsApiDown,
-  pvcInUse,
-  type RequestRecord,
-} from '../fake/index.js';
+import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown, pvcInUse } from '../fake/index.js';
+import { forceRun, outside, targetOf as target, writes } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';
-
-type KObj = { metadata: { namespace?: string; name: string; uid: string } };
-
-/** Requests that change something, other than the DELETE of the target namespace itself. */
-function writes(cluster: FakeCluster, target: string): RequestRecord[] {
-  return cluster.requests.filter(
-    (r) => r.method !== 'GET' && !(r.method === 'DELETE' && r.path === `/api/v1/namespaces/${target}`),
-  );
-}
-
-/** Everything stored, minus the target namespace and its content. */
-function outside(cluster: FakeCluster, target: string): Record<string, KObj[]> {
-  const snap = cluster.snapshot() as Record<string, KObj[]>;
-  const out: Record<string, KObj[]> = {};
-  for (const [type, items] of Object.entries(snap)) {
-    const kept = items.filter(
-      (o) => o.metadata.namespace !== target && !(type === 'namespaces' && o.metadata.name === target),
-    );
-    if (kept.length) out[type] = kept;
-  }
-  return out;
-}
-
-const target = (report: RunReport, name: string) => report.targets.find((t) => t.name === name)!;
 
 describe('forcing over real HTTPS', () => {
   let cluster: FakeCluster;
   afterEach(() => cluster.stop());
 
-  /** Start the scenario's cluster and run the engine on its namespace with force on after 1 s (overridable). */
-  async function forceRun(
-    s: { cluster: FakeCluster; namespace: string },
-    inputs: Record<string, string>,
-  ): Promise<{ report: RunReport; before: Record<string, KObj[]> }> {
+  /** Start the scenario's cluster (stopped after each test) and run the engine with force on. */
+  const run = (s: { cluster: FakeCluster; namespace: string }, inputs: Record<string, string>) => {
     cluster = s.cluster;
-    const { kubeconfig } = await cluster.start();
-    const before = outside(cluster, s.namespace);
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      force: 'on',
-      'force-after': '1s',
-      ...inputs,
-    });
-    return { report, before };
-  }
+    return forceRun(s, inputs);
+  };
 
   test('kiali: the CR finalizer allowed by pattern is removed with one guarded PATCH, then the namespace is gone', async () => {
     const s = kialiStuck({ controller: FAST });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       timeout: '10s',
       'force-finalizers': 'kiali.io/*',
     });
@@ -101,7 +57,7 @@ describe('forcing over real HTTPS', () => {
 
   test('kubesphere: the namespace metadata finalizer is removed by PATCH of the namespace, then it is gone', async () => {
     const s = kubesphereStuck({ controller: FAST });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       timeout: '10s',
       'force-finalizers': 'finalizers.kubesphere.io/*',
       'fail-on': 'stuck',
@@ -123,7 +79,7 @@ describe('forcing over real HTTPS', () => {
       name: 'kiali',
       finalizers: ['kiali.io/finalizer'],
     });
-    const { report, before } = await forceRun(s, {
+    const { report, before } = await run(s, {
       timeout: '10s',
       'force-finalize-namespace': 'true',
     });
@@ -147,7 +103,7 @@ describe('forcing over real HTTPS', () => {
 
   test('the same without force-finalize-namespace: nothing written, stuck, with the remedy', async () => {
     const s = metricsApiDown({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       'force-finalizers': 'example.com/*',
     });
     const t = target(report, s.namespace);
@@ -161,7 +117,7 @@ describe('forcing over real HTTPS', () => {
 
   test('dry-run reports the exact plan and makes zero writes', async () => {
     const s = kialiStuck({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       force: 'dry-run',
       'force-finalizers': 'kiali.io/*',
     });
@@ -178,7 +134,7 @@ describe('forcing over real HTTPS', () => {
 
   test('a pattern that matches nothing writes nothing', async () => {
     const s = kialiStuck({ controller: FAST });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       'force-finalizers': 'example.com/*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
@@ -188,7 +144,7 @@ describe('forcing over real HTTPS', () => {
 
   test('pvc-protection with a pod still using the claim is never removed by a wildcard', async () => {
     const s = pvcInUse({ controller: FAST, graceSeconds: 3600 });
-    const { report } = await forceRun(s, {
+    const { report } = await run(s, {
       'force-finalizers': '*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
@@ -240,7 +196,7 @@ describe('forcing over real HTTPS', () => {
         },
       },
     );
-    const { report } = await forceRun(s, { timeout: '10s', 'force-finalizers': 'kiali.io/finalizer' });
+    const { report } = await run(s, { timeout: '10s', 'force-finalizers': 'kiali.io/finalizer' });
     expect(target(report, s.namespace).outcome).toBe('forced');
     const patches = writes(cluster, s.namespace).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(patches).toEqual([
@@ -287,6 +243,7 @@ describe('forcing over real HTTPS', () => {
       afterMs: 0,
       finalizerPatterns: ['kiali.io/*'],
       finalizeNamespace: true,
+      deletePods: 'off' as const,
     };
     const plan = decide(policy, old, [finding], Date.now() + 1000, () => false);
     expect(plan.decision).toBe('force');

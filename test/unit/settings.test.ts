@@ -9,7 +9,13 @@ const reader =
 describe('readSettings', () => {
   test('force on with nothing allowed is a warning, not an error', () => {
     const s = readSettings(reader({ namespaces: 'a', force: 'on' }));
-    expect(s.force).toEqual({ mode: 'on', afterMs: 60_000, finalizerPatterns: [], finalizeNamespace: false });
+    expect(s.force).toEqual({
+      mode: 'on',
+      afterMs: 60_000,
+      finalizerPatterns: [],
+      finalizeNamespace: false,
+      deletePods: 'off',
+    });
     expect(s.warnings.join('\n')).toMatch(/nothing can be forced/);
   });
 
@@ -31,6 +37,7 @@ describe('readSettings', () => {
         'force-after': '30s',
         'force-finalizers': 'kiali.io/*\n\nfinalizers.kubesphere.io/namespaces',
         'force-finalize-namespace': 'true',
+        'force-delete-pods': 'lost-nodes',
       }),
     );
     expect(s.force).toEqual({
@@ -38,6 +45,7 @@ describe('readSettings', () => {
       afterMs: 30_000,
       finalizerPatterns: ['kiali.io/*', 'finalizers.kubesphere.io/namespaces'],
       finalizeNamespace: true,
+      deletePods: 'lost-nodes',
     });
   });
 

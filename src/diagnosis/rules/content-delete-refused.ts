@@ -7,6 +7,8 @@ const ID: RuleId = 'content-delete-refused';
 
 const WEBHOOK_NAME = /(?:failed calling webhook|admission webhook) "([^"]+)"/g;
 const RBAC = /User "([^"]*)" cannot (\S+) resource "([^"]*)"(?: in API group "([^"]*)")?/;
+/** A down webhook no error names may or may not be what refuses deletes: a guess, below the /finalize threshold. */
+const SUSPECT = 0.5;
 const FORCE_NOTE = 'Forcing /finalize instead leaves whatever could not be deleted orphaned in etcd.';
 
 /**
@@ -136,9 +138,11 @@ function suspectFinding(w: WebhookState): Finding {
     summary: `suspect: ${w.kind} ${w.configuration} webhook ${w.name} intercepts DELETE of ${w.deleteResources.join(', ')} with failurePolicy Fail and its service is down`,
     evidence: hookEvidence(w),
     owner: w.service && { controller: `service ${w.service.namespace}/${w.service.name}`, present: false },
-    confidence: 0.5,
+    confidence: SUSPECT,
     remedy: hookRemedy([w]),
     leaked: false,
-    targets: [{ kind: 'namespace-finalize', reason: `webhook ${w.name} may refuse deletes` }],
+    targets: [
+      { kind: 'namespace-finalize', reason: `webhook ${w.name} may refuse deletes`, confidence: SUSPECT },
+    ],
   };
 }

@@ -1,7 +1,7 @@
 import { remainingPods } from '../finalizers.js';
 import { compareText, formatDuration, secondsBetween } from '../refs.js';
 import { forceDeletePodCommand } from '../remedy.js';
-import type { Evidence, Finding, PodState, Snapshot } from '../types.js';
+import type { Evidence, Finding, NodeState, PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'pods-not-terminating';
@@ -12,7 +12,8 @@ const LONG_GRACE_SECONDS = 300;
 const FORCE_RISK =
   'Force deletion removes the pod from the API without waiting for the kubelet: if the node is only partitioned, ' +
   'its containers may keep running (a StatefulSet may then run two pods with one identity, volumes may stay ' +
-  'attached). Do it only when the node is really gone or the pod’s work is disposable. This action never force-deletes pods.';
+  'attached). Do it only when the node is really gone or the pod’s work is disposable. With force-delete-pods: ' +
+  'lost-nodes this action does it for pods whose node is gone or NotReady for 5 minutes.';
 
 /** Pods that cannot finish terminating (node gone or NotReady, past their grace period, very long grace), and pods-first ordering. */
 export function podsNotTerminating(s: Snapshot): Finding[] {
@@ -29,10 +30,13 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
   const grace = p.terminationGracePeriodSeconds ?? 0;
   let severity: Finding['severity'] = 'warning';
   let why: string;
+  let lost = false;
   if (node && !node.exists) {
+    lost = true;
     severity = 'error';
     why = `its node ${node.name} no longer exists, so no kubelet will ever confirm it stopped`;
   } else if (node && node.ready !== 'True') {
+    lost = true;
     severity = 'error';
     why = `its node ${node.name} is NotReady (Ready=${node.ready}), so the kubelet cannot confirm it stopped`;
   } else if (overdue > 0 && p.finalizers.length === 0) {
@@ -49,6 +53,20 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
     evidence: podEvidence(p, node),
     leaked: false,
     remedy: { commands: [forceDeletePodCommand(s.namespace.name, p.name)], note: FORCE_RISK },
+    ...(lost && node ? { targets: [lostNodeTarget(p, node)] } : {}),
+  };
+}
+
+/** What the force planner needs to delete a pod whose node is lost: identity, node, and since when. */
+function lostNodeTarget(p: PodState, node: NodeState): NonNullable<Finding['targets']>[number] {
+  return {
+    kind: 'pod-on-lost-node',
+    name: p.name,
+    uid: p.uid,
+    node: node.name,
+    nodeExists: node.exists,
+    ready: node.exists ? node.ready : 'Unknown',
+    ...(node.exists && node.readySince ? { readySince: node.readySince } : {}),
   };
 }
 

@@ -1,0 +1,42 @@
+/** Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition. */
+import type { Outcome, Run } from '../force.js';
+import { enc } from '../kube/paths.js';
+import type { PodDeleteStep } from './plan.js';
+
+type Json = Record<string, unknown>;
+const rec = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});
+
+function readyOf(node: unknown): string | undefined {
+  const conditions = rec(rec(node).status).conditions;
+  const ready = Array.isArray(conditions) ? conditions.map(rec).find((c) => c.type === 'Ready') : undefined;
+  return typeof ready?.status === 'string' ? ready.status : undefined;
+}
+
+/** Why the fresh pod must not be deleted after all, if it must not. */
+function staleReason(step: PodDeleteStep, pod: unknown): string | undefined {
+  const meta = rec(rec(pod).metadata);
+  if (meta.uid !== step.uid) return 'object recreated';
+  if (rec(rec(pod).spec).nodeName !== step.node) return `no longer bound to node ${step.node}`;
+  // Only a pod the namespace controller already asked to stop: the kubelet's confirmation is all that is missing.
+  if (typeof meta.deletionTimestamp !== 'string') return 'not being deleted yet';
+  return undefined;
+}
+
+/** One attempt of a pod-delete step; the caller has checked the namespace UID. */
+export async function podAttempt(run: Run, step: PodDeleteStep): Promise<Outcome> {
+  const pod = await run.kube.getRaw(`/api/v1/namespaces/${enc(step.namespace)}/pods/${enc(step.name)}`);
+  if (pod === undefined) return { result: 'gone', before: [], after: [] };
+  const finalizers = rec(rec(pod).metadata).finalizers;
+  const kept = Array.isArray(finalizers) ? finalizers.filter((f): f is string => typeof f === 'string') : [];
+  const stale = staleReason(step, pod);
+  if (stale) return { result: `skipped: ${stale}`, before: kept, after: kept };
+  // The node may have come back since the diagnosis: then its kubelet finishes the pod properly.
+  const node = await run.kube.getRaw(`/api/v1/nodes/${enc(step.node)}`);
+  if (node !== undefined && readyOf(node) === 'True') {
+    return { result: `skipped: node ${step.node} is Ready again`, before: kept, after: kept };
+  }
+  if (run.dryRun) return { result: 'dry-run', before: kept, after: kept };
+  run.writes++;
+  const done = await run.kube.deletePod(step.namespace, step.name, step.uid);
+  return { result: done === 'gone' ? 'gone' : 'deleted', before: kept, after: kept };
+}

@@ -1,0 +1,56 @@
+/** What a run changed in the fake cluster: its writes, and everything stored outside the target. */
+import type { RunReport, TargetReport } from '../../src/outcome.js';
+import type { FakeCluster, RequestRecord } from '../fake/index.js';
+import { runEngine } from './harness.js';
+
+/** A stored object as the fake's snapshot returns it. */
+export type KObj = { metadata: { namespace?: string; name: string; uid: string } };
+
+/** Requests that change something, other than the DELETE of the target namespace itself. */
+export function writes(cluster: FakeCluster, target: string): RequestRecord[] {
+  return cluster.requests.filter(
+    (r) => r.method !== 'GET' && !(r.method === 'DELETE' && r.path === `/api/v1/namespaces/${target}`),
+  );
+}
+
+/** `METHOD path status` of each write, for exact assertions. */
+export function writeLines(cluster: FakeCluster, target: string): string[] {
+  return writes(cluster, target).map((r) => `${r.method} ${r.path} ${r.status}`);
+}
+
+/** Everything stored, minus the target namespace and its content. */
+export function outside(cluster: FakeCluster, target: string): Record<string, KObj[]> {
+  const snap = cluster.snapshot() as Record<string, KObj[]>;
+  const out: Record<string, KObj[]> = {};
+  for (const [type, items] of Object.entries(snap)) {
+    const kept = items.filter(
+      (o) => o.metadata.namespace !== target && !(type === 'namespaces' && o.metadata.name === target),
+    );
+    if (kept.length) out[type] = kept;
+  }
+  return out;
+}
+
+/** The report of one target. */
+export const targetOf = (report: RunReport, name: string): TargetReport =>
+  report.targets.find((t) => t.name === name)!;
+
+/**
+ * Start the scenario's cluster and run the engine on its namespace with force on after 1 s and a 3 s timeout
+ * (both overridable); `before` is everything outside the target, for "nothing else changed".
+ */
+export async function forceRun(
+  s: { cluster: FakeCluster; namespace: string },
+  inputs: Record<string, string>,
+): Promise<{ report: RunReport; before: Record<string, KObj[]> }> {
+  const { kubeconfig } = await s.cluster.start();
+  const before = outside(s.cluster, s.namespace);
+  const { report } = await runEngine(kubeconfig, {
+    namespaces: s.namespace,
+    timeout: '3s',
+    force: 'on',
+    'force-after': '1s',
+    ...inputs,
+  });
+  return { report, before };
+}
