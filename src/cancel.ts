@@ -31,6 +31,10 @@ export function refuseWritesOn(kube: Kube, signal: AbortSignal): Kube {
       refuse(signal, 'patch', res.resource);
       return kube.patchFinalizers(res, namespace, name, guard, finalizers);
     },
+    deletePod: async (namespace, name, uid) => {
+      refuse(signal, 'delete', 'pods');
+      return kube.deletePod(namespace, name, uid);
+    },
     finalizeNamespace: async (name, guard, specFinalizers) => {
       refuse(signal, 'update', 'namespaces/finalize');
       return kube.finalizeNamespace(name, guard, specFinalizers);
