@@ -7,7 +7,7 @@ import { Inputs } from './io.js';
 import { systemClock, type Logger } from './ports.js';
 import { safeLog } from './report/escape.js';
 import { renderSummary } from './report/markdown.js';
-import { runTeardown } from './run.js';
+import { runDeadline, runTeardown } from './run.js';
 import { readSettings } from './settings.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
@@ -96,7 +96,11 @@ export async function cli(argv: string[]): Promise<number> {
     const { kc } = loadKubeConfig({ kubeconfig: content, context: settings.context, env: process.env });
     const report = await runTeardown(
       settings,
-      { kube: createKube(kc), logger: stderrLogger, clock: systemClock },
+      {
+        kube: createKube(kc, { deadline: runDeadline(Date.now(), settings.timeoutMs) }),
+        logger: stderrLogger,
+        clock: systemClock,
+      },
       {},
     );
     if (typeof values.report === 'string')

@@ -1,15 +1,19 @@
 /** Wiring: read inputs, build the real adapters, run the teardown, publish. The one catch → setFailed. */
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from './errors.js';
 import { explain } from './explain.js';
-import type { RunContext } from './outcome.js';
+import type { RunContext, RunReport } from './outcome.js';
 import { systemClock, type Logger } from './ports.js';
 import { breakCommands } from './report/escape.js';
+import { reportFileName } from './report/outputs.js';
 import { publish } from './report/publish.js';
-import { runTeardown } from './run.js';
-import { readSettings } from './settings.js';
+import { failedReport, runDeadline, runTeardown } from './run.js';
+import { readSettings, type Settings } from './settings.js';
+
+/** After SIGINT/SIGTERM, how long the run may take to stop before the state known so far is published. */
+export const CANCEL_BUDGET_MS = 4_000;
 
 /** A Logger on @actions/core; every line is kept from forming a workflow command. */
 export const coreLogger: Logger = {
@@ -37,10 +41,33 @@ function runContext(): RunContext {
   };
 }
 
-/** The action's entry point. */
-export async function run(): Promise<void> {
+/** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
+function budgetAfter(signal: AbortSignal): Promise<'late'> {
+  return new Promise((resolve) =>
+    signal.addEventListener('abort', () => setTimeout(() => resolve('late'), CANCEL_BUDGET_MS).unref(), {
+      once: true,
+    }),
+  );
+}
+
+/** Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run. */
+function onCancel(cancel: AbortController): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) return;
+    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`);
+    cancel.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+async function teardown(settings: Settings, cancel: AbortController, started: number): Promise<RunReport> {
+  const context = runContext();
   try {
-    const settings = readSettings((name) => core.getInput(name));
     // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
     const [{ loadKubeConfig }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
@@ -52,18 +79,36 @@ export async function run(): Promise<void> {
       env: process.env,
     });
     for (const secret of loaded.secrets) core.setSecret(secret);
-    const kube = createKube(loaded.kc);
-    const report = await runTeardown(
-      settings,
-      { kube, logger: coreLogger, clock: systemClock },
-      runContext(),
-    );
-    const reportPath = join(
-      process.env.RUNNER_TEMP || tmpdir(),
-      `namespace-teardown-${process.env.GITHUB_ACTION || 'report'}.json`,
-    );
-    await publish(report, reportPath);
+    const kube = createKube(loaded.kc, {
+      deadline: runDeadline(started, settings.timeoutMs),
+      signal: cancel.signal,
+      onSecret: (secret) => core.setSecret(secret),
+    });
+    const deps = { kube, logger: coreLogger, clock: systemClock, signal: cancel.signal };
+    const result = await Promise.race([runTeardown(settings, deps, context), budgetAfter(cancel.signal)]);
+    if (result !== 'late') return result;
+    return failedReport(settings, context, started, 'the run did not stop in time after cancellation', true);
+  } catch (error) {
+    // A bad kubeconfig is bad input: one clear line, no result to report.
+    if (error instanceof ConfigError) throw error;
+    const cancelled = cancel.signal.aborted;
+    return failedReport(settings, context, started, explain(error), cancelled);
+  }
+}
+
+/** The action's entry point. */
+export async function run(): Promise<void> {
+  const cancel = new AbortController();
+  const release = onCancel(cancel);
+  try {
+    const settings = readSettings((name) => core.getInput(name));
+    const started = Date.now();
+    const report = await teardown(settings, cancel, started);
+    const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
+    await publish(report, name, process.env.RUNNER_TEMP);
   } catch (error) {
     core.setFailed(breakCommands(explain(error)));
+  } finally {
+    release();
   }
 }

@@ -9,6 +9,14 @@ import { deleteAndWait, type TeardownDeps } from './teardown.js';
 /** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
 export const SLOW_AFTER_MS = 30_000;
 
+/**
+ * The one deadline of a run: `timeout` for the wait, then a quarter of it (at least 5 s, at most 30 s) to
+ * diagnose, force what is due and read the outcome. No request is sent or waited for after it. Pure.
+ */
+export function runDeadline(started: number, timeoutMs: number): number {
+  return started + timeoutMs + Math.min(30_000, Math.max(5_000, timeoutMs / 4));
+}
+
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
 export function failuresOf(
   settings: Pick<Settings, 'failOn'>,
@@ -65,16 +73,9 @@ export async function runTeardown(
     context,
     startedAt: new Date(started).toISOString(),
     finishedAt: new Date(deps.clock.now()).toISOString(),
-    settings: {
-      delete: settings.delete,
-      timeout: formatDuration(settings.timeoutMs),
-      failOn: settings.failOn,
-      selector: settings.selector,
-      namespaces: [...settings.namespaces],
-      force: settings.force,
-    },
+    settings: settingsOf(settings),
     targets,
-    result: resultOf(targets, error),
+    result: resultOf(targets, error, cancelled),
     failures: failuresOf(settings, targets, { error, cancelled }),
     cost,
     ...(cancelled ? { cancelled } : {}),
@@ -82,9 +83,42 @@ export async function runTeardown(
   };
 }
 
-/** The run's result: `error` wins over `stuck`, which wins over `forced`, then `clean`. Pure. */
-export function resultOf(targets: TargetReport[], runError?: string): RunResult {
-  if (runError !== undefined || targets.some((t) => t.outcome === 'error')) return 'error';
+/** The run's result: `error` (cancelled, a run or target error) wins over `stuck`, which wins over `forced`, then `clean`. Pure. */
+export function resultOf(targets: TargetReport[], runError?: string, cancelled = false): RunResult {
+  if (cancelled || runError !== undefined || targets.some((t) => t.outcome === 'error')) return 'error';
   if (targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active')) return 'stuck';
   return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
+}
+
+/** The report of a run that failed as a whole (or did not stop in time when cancelled): no target is known. */
+export function failedReport(
+  settings: Settings,
+  context: RunContext,
+  started: number,
+  error: string,
+  cancelled: boolean,
+): RunReport {
+  return {
+    version: 1,
+    context,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date().toISOString(),
+    settings: settingsOf(settings),
+    targets: [],
+    result: 'error',
+    failures: failuresOf(settings, [], { error, cancelled }),
+    error,
+    ...(cancelled ? { cancelled } : {}),
+  };
+}
+
+function settingsOf(settings: Settings): RunReport['settings'] {
+  return {
+    delete: settings.delete,
+    timeout: formatDuration(settings.timeoutMs),
+    failOn: settings.failOn,
+    selector: settings.selector,
+    namespaces: [...settings.namespaces],
+    force: settings.force,
+  };
 }

@@ -57,7 +57,7 @@ function misbehave(action: FaultAction, res: ServerResponse): void {
   }
   if (action === 'endless-line') {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-    const chunk = `{"type":"MODIFIED","object":{"kind":"Namespace","metadata":{"name":"${'x'.repeat(4000)}`;
+    const chunk = `{"type":"MODIFIED","object":{"kind":"Namespace","metadata":{"name":"${'x'.repeat(64 * 1024)}`;
     const timer = setInterval(() => {
       if (res.destroyed || res.writableEnded) clearInterval(timer);
       else res.write(chunk);

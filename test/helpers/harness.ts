@@ -1,6 +1,6 @@
 /** Integration-test wiring: the real adapter over real HTTPS against the fake API server. */
 import { KubeConfig } from '@kubernetes/client-node';
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,7 +80,7 @@ export function parseOutputFile(text: string): Record<string, string> {
 export function runBundle(
   inputs: Record<string, string>,
   extraEnv: Record<string, string | undefined> = {},
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
 ): Promise<BundleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
   const summaryFile = join(dir, 'summary.md');
@@ -105,7 +105,7 @@ export function runBundle(
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['dist/index.js'],
       { env, timeout: opts.timeoutMs ?? 60_000 },
@@ -128,5 +128,6 @@ export function runBundle(
         });
       },
     );
+    opts.onStart?.(child);
   });
 }
