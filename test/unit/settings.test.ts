@@ -114,6 +114,11 @@ describe('readSettings', () => {
       message: /Input "selector" is "env in \(a", which does not parse/,
     },
     {
+      name: 'a timeout over 24h, which timers cannot hold',
+      given: { namespaces: 'pr-1', timeout: '600h' },
+      message: /^Input "timeout" is "600h"; at most 24h is allowed\.$/,
+    },
+    {
       name: 'an empty set, which would match every namespace',
       given: { selector: 'env notin ()' },
       message: /Input "selector" is "env notin \(\)".*empty value set; "notin" needs at least one value/,
