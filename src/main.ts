@@ -78,11 +78,18 @@ async function teardown(settings: Settings, cancel: AbortController, started: nu
       context: settings.context,
       env: process.env,
     });
-    for (const secret of loaded.secrets) core.setSecret(secret);
+    const masked = new Set(loaded.secrets);
+    for (const secret of masked) core.setSecret(secret);
+    // Exec plugins and auth providers make credentials at run time: mask each new one once.
+    const mask = (secret: string): void => {
+      if (masked.has(secret)) return;
+      masked.add(secret);
+      core.setSecret(secret);
+    };
     const kube = createKube(loaded.kc, {
       deadline: runDeadline(started, settings.timeoutMs),
       signal: cancel.signal,
-      onSecret: (secret) => core.setSecret(secret),
+      onSecret: mask,
     });
     const deps = { kube, logger: coreLogger, clock: systemClock, signal: cancel.signal };
     const result = await Promise.race([runTeardown(settings, deps, context), budgetAfter(cancel.signal)]);
