@@ -1,18 +1,21 @@
 /** The same engine behind a command line: flags named like the action's inputs, summary on stdout. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { serverUrlOf } from './context.js';
+import { lazyGitHub, runEngine } from './engine.js';
 import { ConfigError } from './errors.js';
 import { explain } from './explain.js';
 import { Inputs } from './io.js';
 import { systemClock, type Logger } from './ports.js';
 import { safeLog } from './report/escape.js';
 import { renderSummary } from './report/markdown.js';
-import { runDeadline, runTeardown } from './run.js';
+import { runDeadline } from './run.js';
 import { readSettings } from './settings.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
 Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
+       namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [options]
 
   --namespaces LIST            names separated by commas, spaces or newlines
   --selector SELECTOR          label selector, e.g. preview.example.com/pr=123
@@ -26,6 +29,12 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --force-after DURATION       how long Terminating before forcing (default 1m)
   --force-finalizers GLOB      finalizer glob that may be removed; repeat the flag for more
   --force-finalize-namespace   allow the last resort PUT .../finalize
+  --sweep MODE                 off | plan | on: choose the targets by asking GitHub which PRs are closed
+  --sweep-pr-label KEY         namespace label whose value is the pull request number
+  --sweep-closed-for DURATION  how long a PR must have been closed (default 1h)
+  --sweep-max-age DURATION     unlabelled candidates go once older than this (default: never)
+  --sweep-repository REPO      owner/name to ask (default: GITHUB_REPOSITORY)
+                               The sweep reads the token from GITHUB_TOKEN (GITHUB_API_URL for GHES).
   --report FILE                write the JSON report there
   --help                       this text
 
@@ -60,6 +69,11 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
         'force-after': { type: 'string' },
         'force-finalizers': { type: 'string', multiple: true },
         'force-finalize-namespace': { type: 'boolean' },
+        sweep: { type: 'string' },
+        'sweep-pr-label': { type: 'string' },
+        'sweep-closed-for': { type: 'string' },
+        'sweep-max-age': { type: 'string' },
+        'sweep-repository': { type: 'string' },
         report: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -81,27 +95,34 @@ export async function cli(argv: string[]): Promise<number> {
     const read = (name: string): string => {
       if (name === Inputs.delete) return values['no-delete'] ? 'false' : 'true';
       if (name === Inputs.kubeconfig) return '';
+      // The token comes from the environment only, never from a flag that `ps` would show.
+      if (name === Inputs.githubToken) return process.env.GITHUB_TOKEN ?? '';
+      if (name === Inputs.sweepRepository && values[name] === undefined)
+        return process.env.GITHUB_REPOSITORY ?? '';
       const v = values[name];
       if (Array.isArray(v)) return v.join('\n');
       if (typeof v === 'boolean') return String(v);
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
-    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
       import('./kube/client.js'),
     ]);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
     const { kc } = loadKubeConfig({ kubeconfig: content, context: settings.context, env: process.env });
-    const report = await runTeardown(
+    const github = lazyGitHub(settings, process.env, systemClock, stderrLogger);
+    const report = await runEngine(
       settings,
       {
         kube: createKube(kc, { deadline: runDeadline(Date.now(), settings.timeoutMs) }),
         logger: stderrLogger,
         clock: systemClock,
+        github,
+        serverUrl: serverUrlOf(process.env),
       },
-      {},
+      { cluster: clusterIdentity(kc) },
     );
     if (typeof values.report === 'string')
       writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');

@@ -1,6 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, takeSnapshot } from './diagnosis/index.js';
-import type { Finding, Leftover } from './diagnosis/types.js';
+import type { Finding, Leftover, ScanChoice } from './diagnosis/types.js';
 import { formatDuration } from './duration.js';
 import { executePlan, type AuditEntry } from './force.js';
 import type { Kube, NamespaceState } from './kube/port.js';
@@ -26,6 +26,8 @@ export interface InspectDeps {
 export interface Inspection {
   findings: Finding[];
   diagnosedBecause?: string;
+  /** Which namespace scan the last diagnosis ran, and why. */
+  scan?: ScanChoice;
   plan?: Plan;
   audit: AuditEntry[];
   /** True when a forced write was made (mode `on`), so the outcome of a gone namespace is `forced`. */
@@ -36,11 +38,11 @@ export interface Inspection {
 async function diagnoseNow(
   deps: InspectDeps,
   ns: NamespaceState,
-): Promise<{ findings: Finding[]; leftovers: Leftover[] }> {
+): Promise<{ findings: Finding[]; leftovers: Leftover[]; scan: ScanChoice }> {
   const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now() });
   for (const e of snapshot.readErrors)
     deps.logger.warning(`${ns.name}: could not read ${e.what}: ${e.error}`);
-  return { findings: diagnose(snapshot), leftovers: snapshot.leftovers };
+  return { findings: diagnose(snapshot), leftovers: snapshot.leftovers, scan: snapshot.scan };
 }
 
 /**
@@ -62,12 +64,13 @@ export class Inspector {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const { findings, leftovers } = await diagnoseNow(this.deps, ns);
+      const { findings, leftovers, scan } = await diagnoseNow(this.deps, ns);
       this.leftovers = leftovers;
-      logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s)`);
+      logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s), ${scan.mode} scan`);
       for (const f of findings) logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
       this.result.findings = findings;
       this.result.diagnosedBecause = because;
+      this.result.scan = scan;
     } catch (error) {
       logger.warning(`${ns.name}: diagnosis failed: ${(error as Error).message}`);
     }

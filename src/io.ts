@@ -14,6 +14,13 @@ export const Inputs = {
   forceFinalizers: 'force-finalizers',
   forceFinalizeNamespace: 'force-finalize-namespace',
   forceDeletePods: 'force-delete-pods',
+  sweep: 'sweep',
+  sweepPrLabel: 'sweep-pr-label',
+  sweepClosedFor: 'sweep-closed-for',
+  sweepMaxAge: 'sweep-max-age',
+  sweepRepository: 'sweep-repository',
+  prComment: 'pr-comment',
+  githubToken: 'github-token',
 } as const;
 
 export const Outputs = {

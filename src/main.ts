@@ -1,15 +1,17 @@
 /** Wiring: read inputs, build the real adapters, run the teardown, publish. The one catch → setFailed. */
 import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from './errors.js';
 import { explain } from './explain.js';
+import { readRunContext, serverUrlOf } from './context.js';
+import { lazyGitHub, runEngine } from './engine.js';
+import { commentOnPullRequest } from './github/post-comment.js';
 import type { RunContext, RunReport } from './outcome.js';
 import { systemClock, type Logger } from './ports.js';
 import { breakCommands } from './report/escape.js';
 import { reportFileName } from './report/outputs.js';
 import { publish } from './report/publish.js';
-import { failedReport, runDeadline, runTeardown } from './run.js';
+import { failedReport, runDeadline } from './run.js';
 import { readSettings, type Settings } from './settings.js';
 
 /** After SIGINT/SIGTERM, how long the run may take to stop before the state known so far is published. */
@@ -22,24 +24,6 @@ export const coreLogger: Logger = {
   debug: (m) => core.debug(breakCommands(m)),
   group: (title, fn) => core.group(breakCommands(title), fn),
 };
-
-function runContext(): RunContext {
-  const c = github.context;
-  const pr = c.payload.pull_request;
-  // `context.repo` throws without GITHUB_REPOSITORY (a run outside Actions): read it only when set.
-  const repository = process.env.GITHUB_REPOSITORY ? `${c.repo.owner}/${c.repo.repo}` : undefined;
-  return {
-    repository,
-    ref: c.ref || undefined,
-    sha: c.sha || undefined,
-    pullRequest: pr
-      ? { number: pr.number, title: pr.title as string | undefined, url: pr.html_url }
-      : undefined,
-    runUrl: c.runId && repository ? `${c.serverUrl}/${repository}/actions/runs/${c.runId}` : undefined,
-    workflow: c.workflow || undefined,
-    job: c.job || undefined,
-  };
-}
 
 /** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
 function budgetAfter(signal: AbortSignal): Promise<'late'> {
@@ -65,11 +49,18 @@ function onCancel(cancel: AbortController): () => void {
   };
 }
 
-async function teardown(settings: Settings, cancel: AbortController, started: number): Promise<RunReport> {
-  const context = runContext();
+type Github = ReturnType<typeof lazyGitHub>;
+
+async function teardown(
+  settings: Settings,
+  cancel: AbortController,
+  started: number,
+  context: RunContext,
+  github: Github,
+): Promise<RunReport> {
   try {
     // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
-    const [{ loadKubeConfig }, { createKube }] = await Promise.all([
+    const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
       import('./kube/config.js'),
       import('./kube/client.js'),
     ]);
@@ -91,15 +82,24 @@ async function teardown(settings: Settings, cancel: AbortController, started: nu
       signal: cancel.signal,
       onSecret: mask,
     });
-    const deps = { kube, logger: coreLogger, clock: systemClock, signal: cancel.signal };
-    const result = await Promise.race([runTeardown(settings, deps, context), budgetAfter(cancel.signal)]);
+    const deps = {
+      kube,
+      logger: coreLogger,
+      clock: systemClock,
+      signal: cancel.signal,
+      github,
+      serverUrl: serverUrlOf(process.env),
+    };
+    const result = await Promise.race([
+      runEngine(settings, deps, { ...context, cluster: clusterIdentity(loaded.kc) }),
+      budgetAfter(cancel.signal),
+    ]);
     if (result !== 'late') return result;
     return failedReport(settings, context, started, 'the run did not stop in time after cancellation', true);
   } catch (error) {
     // A bad kubeconfig is bad input: one clear line, no result to report.
     if (error instanceof ConfigError) throw error;
-    const cancelled = cancel.signal.aborted;
-    return failedReport(settings, context, started, explain(error), cancelled);
+    return failedReport(settings, context, started, explain(error), cancel.signal.aborted);
   }
 }
 
@@ -109,10 +109,16 @@ export async function run(): Promise<void> {
   const release = onCancel(cancel);
   try {
     const settings = readSettings((name) => core.getInput(name));
+    if (settings.githubToken) core.setSecret(settings.githubToken);
     const started = Date.now();
-    const report = await teardown(settings, cancel, started);
+    const context = readRunContext(process.env);
+    const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
+    const report = await teardown(settings, cancel, started, context, github);
     const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
     await publish(report, name, process.env.RUNNER_TEMP);
+    if (settings.prComment && !cancel.signal.aborted) {
+      await commentOnPullRequest(report, context, github, coreLogger);
+    }
   } catch (error) {
     core.setFailed(breakCommands(explain(error)));
   } finally {

@@ -1,8 +1,9 @@
 /** The vocabulary of results: what happened to each target, and to the run. */
-import type { Finding } from './diagnosis/types.js';
+import type { Finding, ScanChoice } from './diagnosis/types.js';
 import type { AuditEntry } from './force.js';
 import type { Condition } from './kube/port.js';
 import type { ForcePolicy, Plan } from './policy.js';
+import type { SweepReport } from './sweep/types.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
@@ -23,6 +24,8 @@ export interface TargetReport {
   name: string;
   uid?: string;
   outcome: Outcome;
+  /** The namespace's labels as last seen: they tell who owns it (a pull request, a team). */
+  labels?: Record<string, string>;
   /** ISO times. */
   requestedAt?: string;
   goneAt?: string;
@@ -37,6 +40,8 @@ export interface TargetReport {
   findings: Finding[];
   /** When and why the namespace was diagnosed. */
   diagnosedBecause?: string;
+  /** Which namespace scan the diagnosis ran (targeted from the controller's conditions, or full) and why. */
+  scan?: ScanChoice;
   /** The force plan (when force is not off and force-after was reached) and what was done. */
   force?: { plan: Plan; audit: AuditEntry[] };
   note?: string;
@@ -68,6 +73,8 @@ export interface RunReport {
   error?: string;
   /** Cluster requests and bytes, when the adapter counts them. */
   cost?: { requests: number; bytes: number };
+  /** What the sweep asked GitHub and decided, when it chose the targets. */
+  sweep?: SweepReport;
 }
 
 /** What the run is about, from the workflow context. */
@@ -79,4 +86,12 @@ export interface RunContext {
   runUrl?: string;
   workflow?: string;
   job?: string;
+  /** Which cluster: the kubeconfig context (when it has one) and the API server's host, never credentials. */
+  cluster?: ClusterIdentity;
+}
+
+/** The kubeconfig context and API server host a run talked to. */
+export interface ClusterIdentity {
+  context?: string;
+  server?: string;
 }

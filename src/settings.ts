@@ -5,6 +5,8 @@ import { compileGlob, globProblem } from './glob.js';
 import { Inputs } from './io.js';
 import { labelSelectorProblem, namespaceNameProblem } from './names.js';
 import { validateForcePolicy, type ForcePolicy } from './policy.js';
+import { readSweep } from './sweep/settings.js';
+import type { SweepSettings } from './sweep/types.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -29,6 +31,12 @@ export interface Settings {
   readonly force: ForcePolicy;
   /** Not errors, but worth a line in the log (e.g. force on with nothing allowed). */
   readonly warnings: readonly string[];
+  /** Choose the targets by asking GitHub which pull requests are closed; undefined = `sweep: off`. */
+  readonly sweep: SweepSettings | undefined;
+  /** Create or update one comment on the pull request of the triggering event. */
+  readonly prComment: boolean;
+  /** For the sweep and the PR comment; never printed. */
+  readonly githubToken: string | undefined;
 }
 
 /** Reads one input by name; empty string when unset (like core.getInput). */
@@ -125,9 +133,21 @@ export function isProtected(settings: Pick<Settings, 'protectedPatterns'>, name:
 export function readSettings(read: InputReader): Settings {
   const namespaces = readNamespaces(read);
   const selector = readSelector(read);
-  if (namespaces.length === 0 && selector === undefined) {
+  const sweep = readSweep(read);
+  const githubToken = read(Inputs.githubToken).trim() || undefined;
+  if (sweep && namespaces.length > 0)
     throw new ConfigError(
-      'No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector".',
+      `Inputs "namespaces" and "sweep: ${sweep.mode}" cannot be used together: the sweep chooses the targets (narrow it with "selector").`,
+      Inputs.namespaces,
+    );
+  if (sweep && githubToken === undefined)
+    throw new ConfigError(
+      'Input "github-token" is empty; the sweep needs a token that can read pull requests.',
+      Inputs.githubToken,
+    );
+  if (!sweep && namespaces.length === 0 && selector === undefined) {
+    throw new ConfigError(
+      'No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector", or turn on "sweep".',
       Inputs.namespaces,
     );
   }
@@ -153,7 +173,15 @@ export function readSettings(read: InputReader): Settings {
     failOn: readFailOn(read),
     force: forced.policy,
     warnings: forced.warnings,
+    sweep,
+    prComment: readBoolean(read, Inputs.prComment, false),
+    githubToken,
   };
+  if (settings.prComment && githubToken === undefined)
+    throw new ConfigError(
+      'Input "github-token" is empty; "pr-comment: true" needs a token that can write pull-request comments.',
+      Inputs.githubToken,
+    );
   const refused = namespaces.filter((n) => isProtected(settings, n));
   if (refused.length > 0) {
     throw new ConfigError(

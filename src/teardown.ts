@@ -20,6 +20,8 @@ export interface TeardownDeps {
   inspect?: InspectDeps;
   /** Aborted on cancellation: stop waiting, start no new write, report the state so far. */
   signal?: AbortSignal;
+  /** Chooses the targets instead of `namespaces` and `selector` (the sweep). */
+  resolve?: (settings: Settings, kube: Kube) => Promise<Resolved[]>;
 }
 
 /** The targets' reports, and a failure of the whole run when there was one. */
@@ -78,6 +80,7 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
     name: ns.name,
     uid: ns.uid,
     outcome,
+    labels: ns.labels,
     requestedAt: since !== undefined ? iso(since) : undefined,
     goneAt: record.goneAt !== undefined ? iso(record.goneAt) : undefined,
     durationMs:
@@ -99,6 +102,7 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
     name,
     uid: state?.uid,
     outcome,
+    labels: state?.labels,
     transitions: [],
     conditions: state?.conditions ?? [],
     watchRestarts: { expired: 0, reset: 0 },
@@ -190,6 +194,7 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
 function applyInspection(report: TargetReport, result: Inspection): void {
   report.findings = result.findings;
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
+  if (result.scan) report.scan = result.scan;
   if (result.plan) report.force = { plan: result.plan, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
@@ -241,7 +246,9 @@ export async function deleteAndWait(
 ): Promise<TeardownResult> {
   const { kube, logger, clock } = deps;
   const resolved = await logger.group('Resolve targets', async () => {
-    const found = await resolveTargets(settings, kube);
+    const found: { targets: Resolved[]; error?: string } = deps.resolve
+      ? { targets: await deps.resolve(settings, kube) }
+      : await resolveTargets(settings, kube);
     for (const t of found.targets)
       logger.info(`${t.name}: ${t.refused ?? t.error ?? (t.state ? t.state.phase : 'not found')}`);
     if (found.error) logger.warning(found.error);

@@ -1,6 +1,6 @@
 import { parseConditions } from './conditions.js';
 import { compareText } from './refs.js';
-import { RULE_TABLE } from './rules/index.js';
+import { RULE_TABLE, type RuleId } from './rules/index.js';
 import type { Finding, Severity, Snapshot } from './types.js';
 
 export { NAMESPACE_CONDITION_TYPES, parseConditions } from './conditions.js';
@@ -11,16 +11,42 @@ export type * from './types.js';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
 
-/** Runs every rule over the snapshot; findings come sorted by severity, rule id, object, then summary. */
+// Among findings of one severity, the one naming the most specific culprit comes first: a cluster-wide blocker
+// explains everything below it, a refused delete or a stuck pod explains the objects left behind, and a leaked
+// finalizer explains the object that holds it.
+const CULPRIT_RANK: Record<RuleId, number> = {
+  'apiservice-unavailable': 0,
+  'content-delete-refused': 1,
+  'pods-not-terminating': 2,
+  'finalizer-owner-gone': 3,
+  'namespace-metadata-finalizers': 4,
+  'spec-finalizers': 5,
+  'object-finalizers': 6,
+  'still-progressing': 7,
+  'controller-conditions': 8,
+};
+
+/**
+ * 0 for a specific culprit (or content still going normally), 1 for the controller's own generic words, 2 for
+ * side notes: the controller's text is what the other rules explain, so it is never the verdict beside a culprit.
+ */
+function tier(f: Finding): number {
+  if (f.generic) return 1;
+  return f.severity === 'notice' && f.id !== 'still-progressing' ? 2 : 0;
+}
+
+/** Runs every rule over the snapshot; findings come sorted so the first one is the verdict (the root cause). */
 export function diagnose(s: Snapshot): Finding[] {
   const parsed = parseConditions(s.namespace.conditions);
   return RULE_TABLE.flatMap((rule) => rule.run(s, parsed)).sort(compareFindings);
 }
 
-/** The deterministic order of findings: severity, then id, then the first evidence object, then summary. */
+/** The deterministic order of findings: culprits before the controller's words, severity, rule, object, summary. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
+    tier(a) - tier(b) ||
     SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+    (CULPRIT_RANK[a.id as RuleId] ?? 99) - (CULPRIT_RANK[b.id as RuleId] ?? 99) ||
     compareText(a.id, b.id) ||
     compareText(a.evidence[0]?.object ?? '', b.evidence[0]?.object ?? '') ||
     compareText(a.summary, b.summary)

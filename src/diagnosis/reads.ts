@@ -1,5 +1,6 @@
 import { KubeError } from '../kube/port.js';
 import type { ApiResource, KubeReader, ObjectMeta } from '../kube/port.js';
+import { Slots } from '../slots.js';
 
 /** Request and byte counts, as a reader may expose them. */
 export interface ReadCost {
@@ -46,8 +47,7 @@ export function describeError(e: unknown): string {
 export class Reads {
   readonly errors: { what: string; error: string }[] = [];
   private requests = 0;
-  private active = 0;
-  private readonly waiters: (() => void)[] = [];
+  private readonly slots: Slots;
   private readonly startCost: ReadCost | undefined;
 
   constructor(
@@ -56,6 +56,7 @@ export class Reads {
     private readonly pageSize: number,
   ) {
     this.startCost = reportsCost(reader) ? reader.cost() : undefined;
+    this.slots = new Slots(concurrency);
   }
 
   /**
@@ -63,7 +64,7 @@ export class Reads {
    * error: for a list it means the type is not served, so there is nothing of it.
    */
   async call<T>(what: string, fn: (r: KubeReader) => Promise<T>, notFound?: T): Promise<T | undefined> {
-    await this.acquire();
+    await this.slots.acquire();
     this.requests++;
     try {
       return await fn(this.reader);
@@ -72,7 +73,7 @@ export class Reads {
       this.errors.push({ what, error: describeError(e) });
       return undefined;
     } finally {
-      this.release();
+      this.slots.release();
     }
   }
 
@@ -117,21 +118,6 @@ export class Reads {
       return { requests: now.requests - this.startCost.requests, bytes: now.bytes - this.startCost.bytes };
     }
     return { requests: this.requests, bytes: 0 };
-  }
-
-  // A slot is handed straight to the next waiter, so the number in flight never exceeds `concurrency`.
-  private async acquire(): Promise<void> {
-    if (this.active < this.concurrency) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.active--;
   }
 
   private async paginate<I>(

@@ -1,8 +1,9 @@
-import type { ApiResource } from '../kube/port.js';
+import type { ApiResource, Discovery, NamespaceState } from '../kube/port.js';
 import { READ_AREA } from './paths.js';
 import type { Reads } from './reads.js';
 import { resourceName } from './refs.js';
-import type { Leftover, ParsedConditions } from './types.js';
+import { checkTargeted, chooseTargets, namesCoreTypes, refuseConditions } from './scan-choice.js';
+import type { Leftover, ParsedConditions, ScanChoice } from './types.js';
 
 /** The scan plan: which types to list, and condition-named types that discovery did not return. */
 export interface ScanPlan {
@@ -34,13 +35,23 @@ export function planScan(resources: readonly ApiResource[], parsed: ParsedCondit
   return { types: [...first, ...rest], missing: [...named].filter((n) => !seen.has(n)).sort() };
 }
 
-/** Lists every planned type in the namespace, metadata only and paginated, in the bounded pool. */
-export async function scanNamespace(reads: Reads, namespace: string, plan: ScanPlan): Promise<Leftover[]> {
-  const lists = await reads.map(plan.types, async (t) => {
+/** Lists the given types in the namespace, metadata only and paginated, in the bounded pool. */
+async function listTypes(
+  reads: Reads,
+  namespace: string,
+  types: readonly ApiResource[],
+): Promise<Leftover[]> {
+  const lists = await reads.map(types, async (t) => {
     const res = { group: t.group, version: t.version, resource: t.resource };
     const items = await reads.listMetadata(`${READ_AREA.scan} ${resourceName(t)}`, res, namespace);
     return items.map((meta) => ({ resource: { ...res, kind: t.kind }, meta }));
   });
+  return lists.flat();
+}
+
+/** Lists every planned type in the namespace; condition-named types discovery lacks are recorded as errors. */
+export async function scanNamespace(reads: Reads, namespace: string, plan: ScanPlan): Promise<Leftover[]> {
+  const leftovers = await listTypes(reads, namespace, plan.types);
   for (const name of plan.missing) {
     reads.errors.push({
       what: `${READ_AREA.scan} ${name}`,
@@ -48,5 +59,72 @@ export async function scanNamespace(reads: Reads, namespace: string, plan: ScanP
         'named by NamespaceContentRemaining but not served by discovery (its group-version may be failing)',
     });
   }
-  return lists.flat();
+  return leftovers;
+}
+
+/** What the scan found, which scan it was, the discovery it used, and how many types it listed. */
+export interface ScanResult {
+  leftovers: Leftover[];
+  choice: ScanChoice;
+  /** undefined when discovery failed. */
+  discovery: Discovery | undefined;
+  listedTypes: number;
+}
+
+/** How the scan is chosen: `auto` tries the targeted scan first; `full` always lists every type. */
+export interface ScanSettings {
+  mode: 'auto' | 'full';
+  now: number;
+  firstPassMs: number;
+}
+
+const discover = (reads: Reads, core: boolean): Promise<Discovery | undefined> =>
+  reads.call(READ_AREA.discovery, (r) => r.discover({ core }));
+
+/**
+ * Discovery and the namespace scan: only the types the controller's conditions name when they can be trusted and
+ * discovery is healthy (without the core group when none of them is core), checked against the conditions'
+ * counts; otherwise, or when that check fails, full discovery and every listable type.
+ */
+export async function scan(
+  reads: Reads,
+  ns: NamespaceState,
+  parsed: ParsedConditions,
+  settings: ScanSettings,
+): Promise<ScanResult> {
+  if (settings.mode === 'full') {
+    const choice: ScanChoice = { mode: 'full', reason: 'requested', detail: 'the full scan was asked for' };
+    return fullScan(reads, ns, parsed, await discover(reads, true), choice);
+  }
+  const refused = refuseConditions(ns, parsed, settings.now, settings.firstPassMs);
+  if (refused) return fullScan(reads, ns, parsed, await discover(reads, true), refused);
+  const before = reads.errors.length;
+  const core = namesCoreTypes(parsed);
+  const discovery = await discover(reads, core);
+  const discovered = reads.errors.length;
+  const error = reads.errors.slice(before).find((e) => e.what === READ_AREA.discovery)?.error;
+  const plan = planScan(discovery?.resources ?? [], parsed);
+  const target = chooseTargets(parsed, discovery, error, plan.types);
+  let choice = target.choice;
+  if (choice.mode === 'targeted') {
+    const leftovers = await listTypes(reads, ns.name, target.types);
+    const unlike = checkTargeted(ns, parsed, leftovers);
+    if (!unlike) return { leftovers, choice, discovery, listedTypes: target.types.length };
+    choice = { ...unlike, detail: `${unlike.detail} (after ${target.types.length} targeted list(s))` };
+  }
+  // The full scan lists (and reports) every type again; a discovery without the core group is not enough for it.
+  reads.errors.splice(core ? discovered : before);
+  return fullScan(reads, ns, parsed, core ? discovery : await discover(reads, true), choice);
+}
+
+async function fullScan(
+  reads: Reads,
+  ns: NamespaceState,
+  parsed: ParsedConditions,
+  discovery: Discovery | undefined,
+  choice: ScanChoice,
+): Promise<ScanResult> {
+  const plan = planScan(discovery?.resources ?? [], parsed);
+  const leftovers = await scanNamespace(reads, ns.name, plan);
+  return { leftovers, choice, discovery, listedTypes: plan.types.length };
 }

@@ -9,10 +9,10 @@ import {
 } from './cluster-reads.js';
 import { parseConditions } from './conditions.js';
 import { isBuiltInFinalizer } from './finalizers.js';
-import { READ_AREA } from './paths.js';
 import { Reads } from './reads.js';
 import { compareText } from './refs.js';
-import { planScan, scanNamespace } from './scan.js';
+import { scan } from './scan.js';
+import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
 import type { Leftover, ParsedConditions, Snapshot } from './types.js';
 
 /** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
@@ -23,6 +23,10 @@ export interface SnapshotOptions {
   pageSize?: number;
   /** Milliseconds since the epoch (default `Date.now`). */
   clock?: () => number;
+  /** `auto` (default): list only what the controller's conditions name when they can be trusted; `full`: every type. */
+  scan?: 'auto' | 'full';
+  /** How long after a deletion the namespace controller makes its first pass (default 5 s, as upstream). */
+  controllerFirstPassMs?: number;
 }
 
 const NO_DISCOVERY: Discovery = { resources: [], failed: [], mode: 'legacy' };
@@ -36,12 +40,17 @@ export async function takeSnapshot(
   ns: NamespaceState,
   opts: SnapshotOptions = {},
 ): Promise<Snapshot> {
-  const takenAt = new Date((opts.clock ?? Date.now)()).toISOString();
+  const now = (opts.clock ?? Date.now)();
+  const takenAt = new Date(now).toISOString();
   const reads = new Reads(reader, positive(opts.concurrency, 8), positive(opts.pageSize, 500));
   const parsed = parseConditions(ns.conditions);
-  const discovery = (await reads.call(READ_AREA.discovery, (r) => r.discover())) ?? NO_DISCOVERY;
-  const plan = planScan(discovery.resources, parsed);
-  const leftovers = await scanNamespace(reads, ns.name, plan);
+  const scanned = await scan(reads, ns, parsed, {
+    mode: opts.scan ?? 'auto',
+    now,
+    firstPassMs: opts.controllerFirstPassMs ?? CONTROLLER_FIRST_PASS_MS,
+  });
+  const { leftovers, choice, listedTypes } = scanned;
+  const discovery = scanned.discovery ?? NO_DISCOVERY;
   const [apiServices, webhooks, podsAndNodes, crds, workloads] = await Promise.all([
     readApiServices(reads),
     parsed.contentFailure ? readWebhooks(reads) : [],
@@ -52,7 +61,8 @@ export async function takeSnapshot(
   return {
     takenAt,
     namespace: ns,
-    discovery: { failed: discovery.failed, mode: discovery.mode, listedTypes: plan.types.length },
+    discovery: { failed: discovery.failed, mode: discovery.mode, listedTypes },
+    scan: choice,
     leftovers,
     apiServices,
     webhooks,

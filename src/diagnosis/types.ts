@@ -74,6 +74,24 @@ export interface CrdState {
   hints?: string[];
 }
 
+/** Which namespace scan ran and why: the types the conditions name, or every listable namespaced type. */
+export interface ScanChoice {
+  mode: 'targeted' | 'full';
+  /**
+   * `conditions-name-types` (targeted); for a full scan: `requested`, `conditions-absent`, `conditions-stale`,
+   * `discovery-failed` or `fewer-than-counted`.
+   */
+  reason:
+    | 'conditions-name-types'
+    | 'requested'
+    | 'conditions-absent'
+    | 'conditions-stale'
+    | 'discovery-failed'
+    | 'fewer-than-counted';
+  /** One sentence: what was listed, or what made the conditions unusable. */
+  detail: string;
+}
+
 /** Everything one diagnosis reads, gathered once, read-only. Rules are pure functions over this. */
 export interface Snapshot {
   /** When the snapshot was taken (ISO 8601); rules compute ages against it. */
@@ -84,6 +102,8 @@ export interface Snapshot {
     mode: 'aggregated' | 'legacy';
     listedTypes: number;
   };
+  /** Which scan produced `leftovers`, and why. */
+  scan: ScanChoice;
   leftovers: Leftover[];
   apiServices: ApiServiceState[];
   webhooks: WebhookState[];
@@ -120,6 +140,8 @@ export interface Finding {
   remedy: { commands: string[]; policy?: string; note?: string };
   /** True when a finalizer leaked: its owner is gone. Drives `fail-on: leaked`. */
   leaked: boolean;
+  /** True when the finding only repeats the namespace controller's words without naming a culprit. */
+  generic?: boolean;
   /** Objects this finding is about, for the force planner. */
   targets?: ForceTarget[];
 }

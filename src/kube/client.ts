@@ -58,7 +58,7 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     deleteNamespace: (name, o) => deleteNamespace(t, name, o),
     watchNamespace: (name, resourceVersion, onEvent) =>
       watches.watchNamespace(name, resourceVersion, onEvent),
-    discover: () => discover(t, concurrency),
+    discover: (o) => discover(t, concurrency, o?.core ?? true),
     listMetadata: (res, o) => listMetadata(t, res, o),
     listRaw: (path, o) => listRaw(t, path, o),
     getRaw: (path) => getRaw(t, path),

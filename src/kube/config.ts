@@ -106,6 +106,24 @@ function fromDefaultLocations(opts: LoadKubeConfigOptions, secrets: Set<string>)
   );
 }
 
+/**
+ * The context to name in pasted commands (none for the in-cluster service account, which has no context a
+ * person could use) and the API server's host: `URL.host` never carries a user name or password.
+ */
+export function clusterIdentity(kc: KubeConfig): { context?: string; server?: string } {
+  const name = kc.getCurrentContext();
+  const context = name && name !== IN_CLUSTER_CONTEXT ? name : undefined;
+  let server: string | undefined;
+  try {
+    server = new URL(kc.getCurrentCluster()?.server ?? '').host || undefined;
+  } catch {
+    server = undefined;
+  }
+  return { context, server };
+}
+
+const IN_CLUSTER_CONTEXT = 'inClusterContext';
+
 /** client-node's `loadFromCluster`, but reading the injected environment. */
 function inCluster(env: NodeJS.ProcessEnv, saDir: string): KubeConfig {
   const host = env.KUBERNETES_SERVICE_HOST ?? '';
@@ -123,13 +141,13 @@ function inCluster(env: NodeJS.ProcessEnv, saDir: string): KubeConfig {
     ],
     contexts: [
       {
-        name: 'inClusterContext',
+        name: IN_CLUSTER_CONTEXT,
         cluster: 'inCluster',
         user: 'inClusterUser',
         namespace: fs.existsSync(namespaceFile) ? fs.readFileSync(namespaceFile, 'utf8').trim() : undefined,
       },
     ],
-    currentContext: 'inClusterContext',
+    currentContext: IN_CLUSTER_CONTEXT,
   });
   return kc;
 }

@@ -11,24 +11,35 @@ import type { Transport } from './transport.js';
 type GroupVersion = { group: string; version: string };
 type Fetched = GroupVersion & { gv: string; doc?: unknown; error?: string };
 
-/** Discover the resources of the cluster; `concurrency` bounds the parallel requests of legacy discovery. */
-export async function discover(t: Transport, concurrency: number): Promise<Discovery> {
+/**
+ * Discover the resources of the cluster; `concurrency` bounds the parallel requests of legacy discovery. Without
+ * `core`, the core group (`/api`, `/api/v1`) is not asked for.
+ */
+export async function discover(t: Transport, concurrency: number, core = true): Promise<Discovery> {
   const accept = `${AGGREGATED_DISCOVERY_TYPE},${JSON_TYPE}`;
-  const [core, groups] = await Promise.all([
-    t.requestJson({ method: 'GET', path: '/api', accept, verb: 'get', resource: undefined }),
+  const [coreDoc, groups] = await Promise.all([
+    core
+      ? t.requestJson({ method: 'GET', path: '/api', accept, verb: 'get', resource: undefined })
+      : undefined,
     t.requestJson({ method: 'GET', path: '/apis', accept, verb: 'get', resource: undefined }),
   ]);
   const isAggregated = (doc: unknown): boolean => rec(doc).kind === 'APIGroupDiscoveryList';
-  if (isAggregated(core) && isAggregated(groups)) {
-    return fromAggregated([...arr(rec(core).items), ...arr(rec(groups).items)]);
+  if ((!core || isAggregated(coreDoc)) && isAggregated(groups)) {
+    return fromAggregated([...arr(rec(coreDoc).items), ...arr(rec(groups).items)]);
   }
-  return legacyDiscovery(t, concurrency, rec(groups).kind === 'APIGroupList' ? groups : undefined);
+  return legacyDiscovery(t, concurrency, rec(groups).kind === 'APIGroupList' ? groups : undefined, core);
 }
 
-async function legacyDiscovery(t: Transport, concurrency: number, groupList: unknown): Promise<Discovery> {
+async function legacyDiscovery(
+  t: Transport,
+  concurrency: number,
+  groupList: unknown,
+  core: boolean,
+): Promise<Discovery> {
   const groups =
     groupList ?? (await t.requestJson({ method: 'GET', path: '/apis', verb: 'get', resource: undefined }));
-  const results = await mapLimit(groupVersions(groups), concurrency, async ({ group, version }) => {
+  const wanted = groupVersions(groups).filter((gv) => core || gv.group !== '');
+  const results = await mapLimit(wanted, concurrency, async ({ group, version }) => {
     const gv = group ? `${group}/${version}` : version;
     try {
       const doc = await t.requestJson({

@@ -108,8 +108,11 @@ export class KubeError extends Error {
 export interface KubeReader {
   getNamespace(name: string): Promise<NamespaceState | undefined>;
   listNamespaces(labelSelector: string): Promise<NamespaceState[]>;
-  /** Aggregated discovery with fallback to legacy; never throws for one broken group. */
-  discover(): Promise<Discovery>;
+  /**
+   * Aggregated discovery with fallback to legacy; never throws for one broken group. `core: false` leaves out the
+   * core group (`/api`) for callers that need only named API groups.
+   */
+  discover(opts?: { core?: boolean }): Promise<Discovery>;
   /** Metadata-only list, one page. `namespace` undefined = cluster-scoped or all namespaces. */
   listMetadata(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,

@@ -1,8 +1,10 @@
-/** Annotations for the run, most severe first, within GitHub's per-step limits. Pure. */
-import { formatDuration } from '../duration.js';
-import type { RunReport } from '../outcome.js';
-import { conditionWords } from './markdown.js';
+/** Annotations within GitHub's budget: one per stuck namespace (its root cause and fix) first, then the rest. Pure. */
+import type { Finding } from '../diagnosis/types.js';
+import type { RunReport, TargetReport } from '../outcome.js';
+import { causesOf, verdictOf } from './causes.js';
+import { fixCommand, withContext } from './commands.js';
 import { safeLog, truncate } from './escape.js';
+import { resolvedByForce } from './force.js';
 
 export type Level = 'error' | 'warning' | 'notice';
 
@@ -12,60 +14,129 @@ export interface Annotation {
   message: string;
 }
 
-/** GitHub shows at most 10 annotations of each level per step. */
+/** GitHub shows at most 10 annotations of each level per step… */
 export const PER_LEVEL_LIMIT = 10;
+/** …and 50 per job (other steps share these, so a step takes no more than it needs). */
+export const PER_JOB_LIMIT = 50;
 
-const RANK: Record<Level, number> = { error: 0, warning: 1, notice: 2 };
+function fixOf(f: Finding, context: string | undefined): string {
+  const fix = fixCommand(f);
+  return fix ? ` Fix: ${withContext(fix, context)}` : '';
+}
 
-function candidates(report: RunReport): Annotation[] {
+/** Needs a person: one annotation each (or each cause, when there are more than the error budget). */
+function blockers(report: RunReport, slots: number): Annotation[] {
+  const context = report.context.cluster?.context;
+  const stuck = report.targets.filter((t) => t.outcome === 'stuck');
+  const refused = report.targets
+    .filter((t) => t.outcome === 'refused')
+    .map((t) => ({
+      level: 'error' as const,
+      title: `Namespace ${t.name} refused`,
+      message: t.note ?? 'protected',
+    }));
+  const perNamespace = stuck.length + refused.length <= slots;
+  const stuckOnes = perNamespace
+    ? stuck.map((t) => {
+        const v = verdictOf(t);
+        return {
+          level: 'error' as const,
+          title: `Namespace ${t.name} stuck in Terminating`,
+          message: v ? `${v.summary}.${fixOf(v, context)}` : 'Still Terminating at the timeout.',
+        };
+      })
+    : causesOf(report).map((c) => ({
+        level: 'error' as const,
+        title: `${c.targets.length} namespace(s) stuck in Terminating: ${c.targets.map((t) => t.name).join(', ')}`,
+        message: `${c.verdict.summary}.${c.command ? ` Fix: ${c.command}` : ''}`,
+      }));
+  return [...stuckOnes, ...refused];
+}
+
+function others(report: RunReport): Annotation[] {
+  const context = report.context.cluster?.context;
   const out: Annotation[] = [];
+  // A finding whose fix is already annotated (a verdict's, or an earlier finding's) adds nothing.
+  const seen = new Set<string>(
+    report.targets.flatMap((t) => {
+      const v = t.outcome === 'stuck' ? verdictOf(t) : undefined;
+      const fix = v && fixCommand(v);
+      return fix ? [fix] : [];
+    }),
+  );
   for (const t of report.targets) {
-    const name = safeLog(t.name);
-    if (t.outcome === 'stuck') {
-      const why = conditionWords(t.conditions);
-      const age = t.terminatingForMs !== undefined ? ` after ${formatDuration(t.terminatingForMs)}` : '';
-      out.push({
-        level: 'error',
-        title: `Namespace ${name} stuck in Terminating`,
-        message: `Still Terminating${age}. ${why}`,
-      });
-    } else if (t.outcome === 'active') {
+    if (t.outcome === 'active')
       out.push({
         level: 'warning',
-        title: `Namespace ${name} not deleted`,
-        message: t.note ?? 'delete is false and nobody deleted it before the timeout.',
+        title: `Namespace ${t.name} not deleted`,
+        message:
+          t.note ??
+          (report.settings.delete
+            ? 'Still Active at the timeout: it was never seen Terminating.'
+            : 'delete is false and nobody deleted it before the timeout.'),
       });
-    } else if (t.outcome === 'error') {
-      out.push({ level: 'error', title: `Namespace ${name}: error`, message: t.note ?? 'failed' });
-    } else if (t.outcome === 'refused') {
-      out.push({ level: 'error', title: `Namespace ${name} refused`, message: t.note ?? 'protected' });
-    } else if (t.outcome === 'recreated') {
+    if (t.outcome === 'error')
+      out.push({ level: 'error', title: `Namespace ${t.name}: error`, message: t.note ?? 'failed' });
+    if (t.outcome === 'recreated')
       out.push({
         level: 'notice',
-        title: `Namespace ${name} recreated`,
+        title: `Namespace ${t.name} recreated`,
         message: t.note ?? `now has UID ${t.recreatedUid ?? '?'}`,
       });
-    }
-    for (const f of t.findings) {
-      const level: Level = f.severity;
+    if (t.outcome === 'forced')
+      out.push({ level: 'warning', title: `Namespace ${t.name} forced`, message: forcedWords(t) });
+    const rest = t.outcome === 'stuck' ? t.findings.slice(1) : t.findings;
+    for (const f of rest) {
+      if (f.generic || f.severity === 'notice' || resolvedByForce(t, f)) continue;
+      const key = `${f.id}\u0000${f.summary.split(t.name).join('\u0001')}`;
+      const fix = fixCommand(f);
+      if (seen.has(key) || (fix && seen.has(fix))) continue;
+      seen.add(key);
+      if (fix) seen.add(fix);
+      const still =
+        t.outcome === 'forced' && f.id === 'apiservice-unavailable'
+          ? ' It still blocks every namespace deletion in this cluster.'
+          : '';
       out.push({
-        level,
-        title: `${name}: ${f.id}`,
-        message: `${f.summary}${f.remedy.commands[0] ? ` Remedy: ${f.remedy.commands[0]}` : ''}`,
+        level: 'warning',
+        title: `${t.name}: ${f.id}`,
+        message: `${f.summary}.${still}${fixOf(f, context)}`,
       });
     }
   }
-  return out.map((a) => ({
-    level: a.level,
-    title: truncate(safeLog(a.title), 200),
-    message: truncate(safeLog(a.message), 1500),
-  }));
+  return out;
 }
 
-/** The annotations to emit, and how many were left to the summary and the JSON report. */
-export function planAnnotations(report: RunReport): { emit: Annotation[]; overflow: number } {
-  const all = candidates(report).sort((a, b) => RANK[a.level] - RANK[b.level]);
-  const used: Record<Level, number> = { error: 0, warning: 0, notice: 0 };
-  const emit = all.filter((a) => ++used[a.level] <= PER_LEVEL_LIMIT);
-  return { emit, overflow: all.length - emit.length };
+function forcedWords(t: TargetReport): string {
+  const done = (t.force?.audit ?? []).filter((a) => a.result === 'removed' || a.result === 'finalized');
+  const what = done.map((a) => `${a.object} ${a.field} −[${a.allowed.map((r) => r.finalizer).join(', ')}]`);
+  return `Gone after forcing: ${what.join('; ') || 'see the summary'}. Fix the leak where it comes from.`;
+}
+
+/**
+ * The annotations to emit, and how many were left out. With `failureLine` one error is kept free for the
+ * step's final "Namespace teardown failed" line, so it always survives.
+ */
+export function planAnnotations(
+  report: RunReport,
+  opts: { failureLine?: boolean } = { failureLine: report.failures.length > 0 },
+): { emit: Annotation[]; overflow: number } {
+  const reserved = opts.failureLine ? 1 : 0;
+  const all = [...blockers(report, PER_LEVEL_LIMIT - reserved), ...others(report)];
+  const used: Record<Level, number> = { error: reserved, warning: 0, notice: 0 };
+  let total = reserved;
+  const emit = all.filter((a) => {
+    if (used[a.level] >= PER_LEVEL_LIMIT || total >= PER_JOB_LIMIT) return false;
+    used[a.level]++;
+    total++;
+    return true;
+  });
+  return {
+    emit: emit.map((a) => ({
+      level: a.level,
+      title: truncate(safeLog(a.title), 200),
+      message: truncate(safeLog(a.message), 1500),
+    })),
+    overflow: all.length - emit.length,
+  };
 }

@@ -1,58 +1,74 @@
-/** Findings of one namespace as markdown: a verdict line, then a details block per finding. Pure. */
+/** Per-namespace details, collapsed: every finding with its evidence, owner and remedy. Pure. */
 import type { Finding } from '../diagnosis/types.js';
+import { formatDuration } from '../duration.js';
 import type { TargetReport } from '../outcome.js';
-import { html, md } from './escape.js';
-import { renderForce } from './force.js';
+import { layoutScript, withContext } from './commands.js';
+import { fence, md } from './escape.js';
+import { resolvedByForce } from './force.js';
+import { conditionWords } from './words.js';
 
 const ICON: Record<Finding['severity'], string> = { error: '🔴', warning: '🟠', notice: '🔵' };
 
+const code = (text: string, max: number): string => `<code>${md(text, max)}</code>`;
+
 function evidenceList(f: Finding): string {
-  const rows = f.evidence.map(
-    (e) =>
-      `<li><code>${html(e.object, 300)}</code> ${html(e.field, 200)}: <code>${html(e.value, 600)}</code></li>`,
-  );
-  return rows.length ? `<ul>${rows.join('')}</ul>` : '';
+  return f.evidence
+    .map((e) => `- ${code(e.object, 300)} ${md(e.field, 200)}: ${code(e.value, 600)}`)
+    .join('\n');
 }
 
 function ownerLine(f: Finding): string {
   if (!f.owner) return '';
   const present =
     f.owner.present === 'unknown' ? 'unknown whether it runs' : f.owner.present ? 'running' : 'not running';
-  const detail = f.owner.detail ? ` — ${html(f.owner.detail, 300)}` : '';
-  return `<p>Owner: ${html(f.owner.controller, 200)} (${present})${detail}</p>`;
+  const detail = f.owner.detail ? ` — ${md(f.owner.detail, 300)}` : '';
+  return `- Owner: ${md(f.owner.controller, 200)} (${present})${detail}`;
 }
 
-function remedyBlock(f: Finding): string {
-  const parts: string[] = [];
-  if (f.remedy.commands.length)
-    parts.push(`<pre><code>${html(f.remedy.commands.join('\n'), 4000)}</code></pre>`);
-  if (f.remedy.policy)
-    parts.push(`<p>Force policy that would handle it: <code>${html(f.remedy.policy, 300)}</code></p>`);
-  if (f.remedy.note) parts.push(`<p>${html(f.remedy.note, 600)}</p>`);
-  return parts.length ? `<p><b>Remedy</b></p>${parts.join('')}` : '';
+/** One finding: its summary line, evidence, owner, and its remedy unless an earlier finding already showed it. */
+export function renderFinding(
+  t: TargetReport,
+  f: Finding,
+  shown: Set<string>,
+  context: string | undefined,
+): string {
+  const confidence = f.confidence !== undefined ? ` · confidence ${Math.round(f.confidence * 100)}%` : '';
+  const resolved = resolvedByForce(t, f);
+  const head = `${ICON[f.severity]} **${md(f.id, 80)}** — ${md(f.summary, 400)}${confidence}${resolved ? ' · ✅ resolved by forcing' : ''}`;
+  const parts = [head, [evidenceList(f), ownerLine(f)].filter(Boolean).join('\n')];
+  if (!resolved) {
+    const fresh = f.remedy.commands.map((c) => withContext(c, context)).filter((c) => !shown.has(c));
+    for (const c of fresh) shown.add(c);
+    if (fresh.length) parts.push(fence(layoutScript(fresh.join('\n')).slice(0, 6000), 'sh'));
+    else if (f.remedy.commands.length) parts.push('<sub>Command: the same as above.</sub>');
+    const notes = [f.remedy.note ? md(f.remedy.note, 600) : ''];
+    if (f.remedy.policy) notes.push(`Force policy that would handle it: ${code(f.remedy.policy, 300)}`);
+    if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);
+  }
+  return parts.filter(Boolean).join('\n\n');
 }
 
-/** One finding as a collapsible block. */
-export function renderFinding(f: Finding): string {
-  const confidence = f.confidence !== undefined ? ` (confidence ${Math.round(f.confidence * 100)}%)` : '';
-  const leak = f.leaked ? ' — finalizer leaked' : '';
+/** The collapsed details of one namespace: when it was diagnosed, its labels and conditions, every finding. */
+export function renderDetails(t: TargetReport, context: string | undefined): string {
+  const shown = new Set<string>();
+  const facts: string[] = [];
+  if (t.diagnosedBecause) facts.push(`Diagnosed: ${md(t.diagnosedBecause, 200)}`);
+  else if (t.terminatingForMs !== undefined)
+    facts.push(`Terminating for ${formatDuration(t.terminatingForMs)}`);
+  const labels = Object.entries(t.labels ?? {})
+    .filter(([k]) => k !== 'kubernetes.io/metadata.name')
+    .map(([k, v]) => code(`${k}=${v}`, 200));
+  if (labels.length) facts.push(`Labels: ${labels.join(' ')}`);
+  const said = conditionWords(t.conditions);
+  if (said) facts.push(`The namespace controller says: ${md(said, 800)}`);
+  const n = t.findings.length;
   return [
-    `<details><summary>${ICON[f.severity]} <code>${html(f.id, 80)}</code> ${html(f.summary, 400)}${leak}${confidence}</summary>`,
-    '',
-    evidenceList(f),
-    ownerLine(f),
-    remedyBlock(f),
+    `<details><summary><b>${md(t.name, 80)}</b> — ${n} finding${n === 1 ? '' : 's'}</summary>`,
+    facts.map((f) => `- ${f}`).join('\n'),
+    ...t.findings.map((f) => renderFinding(t, f, shown, context)),
+    t.scan ? `Scan: ${md(t.scan.mode, 40)} (${md(t.scan.detail, 300)})` : '',
     '</details>',
-  ].join('\n');
-}
-
-/** The findings section of one namespace. */
-export function renderFindings(t: TargetReport): string {
-  const top = t.findings[0];
-  const why = t.diagnosedBecause ? ` (${md(t.diagnosedBecause, 200)})` : '';
-  const verdict = top ? `${md(top.summary, 300)}` : 'nothing found';
-  const force = renderForce(t);
-  return [`### ${md(t.name, 80)}${why}`, `**Verdict:** ${verdict}`, ...t.findings.map(renderFinding), force]
-    .filter((s) => s.length > 0)
+  ]
+    .filter(Boolean)
     .join('\n\n');
 }

@@ -1,108 +1,172 @@
-/** The job summary as markdown: pure and deterministic. */
+/** The job summary: headline, fix first, namespaces still there, forcing, gone ones folded, details. Pure. */
 import { formatDuration } from '../duration.js';
-import type { Condition } from '../kube/port.js';
 import type { Outcome, RunReport, TargetReport } from '../outcome.js';
-import { html, md } from './escape.js';
-import { renderFindings } from './findings.js';
+import { causesOf, verdictOf } from './causes.js';
+import { md } from './escape.js';
+import { renderDetails } from './findings.js';
+import { renderForce } from './force.js';
+import { renderFixFirst, renderHeadline } from './headline.js';
+import { renderSweep } from './sweep.js';
+import { ownerLabels } from './owners.js';
+import { conditionWords } from './words.js';
 
-/** GitHub refuses step summaries over 1 MiB; stay well under it. */
+export { conditionWords } from './words.js';
+export { renderFixFirst, renderHeadline } from './headline.js';
+
+/** GitHub refuses a step summary over 1 MiB (in bytes); what does not fit below this is cut and said so. */
 export const SUMMARY_LIMIT = 1_000_000;
 
 const OUTCOME_WORDS: Record<Outcome, string> = {
   gone: '✅ gone',
   'already-gone': '✅ already gone',
   recreated: '♻️ recreated (new UID, untouched)',
-  stuck: '❌ stuck in Terminating',
+  stuck: '❌ stuck',
   active: '⚠️ not deleted (still Active)',
   refused: '⛔ refused (protected)',
   forced: '⚠️ forced, then gone',
   error: '❌ error',
 };
 
-/** The failing conditions in plain words, or what the healthy ones say. */
-export function conditionWords(conditions: Condition[]): string {
-  const failing = conditions.filter((c) => c.status === 'True' && c.message);
-  if (failing.length > 0) return failing.map((c) => c.message!).join('; ');
-  return conditions.length > 0 ? 'no failure reported by the namespace controller' : '';
+const GONE: ReadonlySet<Outcome> = new Set<Outcome>(['gone', 'already-gone']);
+
+function ownerCell(t: TargetReport, selector: string | undefined): string {
+  return ownerLabels(t.labels, selector)
+    .map((l) => `<code>${md(l, 120)}</code>`)
+    .join(' ');
 }
 
-function headline(report: RunReport): string {
-  const counts = new Map<Outcome, number>();
-  for (const t of report.targets) counts.set(t.outcome, (counts.get(t.outcome) ?? 0) + 1);
-  const parts = [...counts.entries()].sort().map(([o, n]) => `${n} ${o}`);
-  const cancelled = report.cancelled ? ' (cancelled)' : '';
-  return `## Namespace teardown${cancelled}: ${parts.join(', ') || 'no targets'}`;
+function whyCell(t: TargetReport, causeNumber: Map<string, number>): string {
+  const v = verdictOf(t);
+  const n = causeNumber.get(t.name);
+  if (v && n !== undefined) return `cause ${n} ↑ ${md(v.summary, 90)}`;
+  if (v) return md(v.summary, 220);
+  const said = [t.note, conditionWords(t.conditions)].filter(Boolean).join('; ');
+  return md(said, 220);
 }
 
-function contextLine(report: RunReport): string {
-  const c = report.context;
-  const parts: string[] = [];
-  if (c.repository) parts.push(`**${md(c.repository)}**`);
-  if (c.pullRequest) {
-    const title = c.pullRequest.title ? ` ${md(c.pullRequest.title, 120)}` : '';
-    parts.push(`pull request #${c.pullRequest.number}${title}`);
-  } else if (c.ref) parts.push(`ref ${md(c.ref)}`);
-  if (c.sha) parts.push(`commit ${md(c.sha.slice(0, 12))}`);
-  if (c.runUrl) parts.push(`[workflow run](${encodeURI(c.runUrl)})`);
-  return parts.join(' · ');
+function attentionRow(t: TargetReport, selector: string | undefined, causes: Map<string, number>): string {
+  const time = t.terminatingForMs !== undefined ? ` · ${formatDuration(t.terminatingForMs)}` : '';
+  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome]}${time} | ${whyCell(t, causes)} |`;
 }
 
-function timeCell(t: TargetReport): string {
-  if (t.durationMs !== undefined) return formatDuration(t.durationMs);
-  if (t.terminatingForMs !== undefined) return `${formatDuration(t.terminatingForMs)}+`;
-  return '';
-}
-
-function statusTable(targets: TargetReport[]): string {
-  const rows = targets.map((t) => {
-    const words = t.note ? `${t.note}${t.conditions.length ? '; ' : ''}` : '';
-    const cells = [
-      md(t.name, 80),
-      OUTCOME_WORDS[t.outcome],
-      timeCell(t),
-      md(words + conditionWords(t.conditions), 600),
-    ];
-    return `| ${cells.join(' | ')} |`;
+/** Namespace → number of its cause in the fix-first block, for causes shared by several namespaces. */
+function causeNumbers(report: RunReport): Map<string, number> {
+  const out = new Map<string, number>();
+  causesOf(report).forEach((c, i) => {
+    if (c.targets.length > 1) for (const t of c.targets) out.set(t.name, i + 1);
   });
-  return ['| Namespace | Outcome | Time | Last conditions |', '| --- | --- | --- | --- |', ...rows].join(
-    '\n',
-  );
+  return out;
+}
+
+function ownerLine(t: TargetReport, selector: string | undefined): string {
+  const cell = ownerCell(t, selector);
+  return cell ? `Owner: ${cell}\n\n` : '';
+}
+
+function goneRow(t: TargetReport, selector: string | undefined): string {
+  const took = t.durationMs !== undefined ? formatDuration(t.durationMs) : '';
+  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome]} | ${took} |`;
+}
+
+/** Adds text while it fits under the byte budget and counts what it had to leave out. */
+class Budget {
+  private used = 0;
+  readonly parts: string[] = [];
+  readonly cut: string[] = [];
+  constructor(private readonly limit: number) {}
+  fits(text: string): boolean {
+    return this.used + Buffer.byteLength(text) + 2 <= this.limit;
+  }
+  add(text: string): boolean {
+    if (!text) return true;
+    if (!this.fits(text)) return false;
+    this.used += Buffer.byteLength(text) + 2;
+    this.parts.push(text);
+    return true;
+  }
+  /** A table row by row; the rows that do not fit are counted. */
+  table(what: string, header: string[], rows: string[], wrap?: [string, string]): void {
+    const head = [...(wrap ? [wrap[0], ''] : []), ...header].join('\n');
+    let size = Buffer.byteLength(head) + Buffer.byteLength(wrap?.[1] ?? '') + 2;
+    const kept: string[] = [];
+    for (const row of rows) {
+      size += Buffer.byteLength(row) + 1;
+      if (this.used + size + 2 > this.limit) break;
+      kept.push(row);
+    }
+    if (rows.length > kept.length) this.cut.push(`${rows.length - kept.length} ${what}`);
+    if (kept.length) this.add([head, ...kept, wrap?.[1] ?? ''].join('\n').trimEnd());
+  }
 }
 
 function settingsLine(report: RunReport): string {
   const s = report.settings;
   const targets = [s.namespaces.length ? `namespaces ${s.namespaces.map((n) => md(n)).join(', ')}` : ''];
-  if (s.selector) targets.push(`selector <code>${html(s.selector)}</code>`);
-  return (
-    `<sub>${targets.filter(Boolean).join(' + ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn}` +
-    (report.cost
-      ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`
-      : '') +
-    '</sub>'
-  );
+  if (s.selector) targets.push(`selector <code>${md(s.selector)}</code>`);
+  const cost = report.cost
+    ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`
+    : '';
+  return `<sub>result <code>${report.result}</code> · ${targets.filter(Boolean).join(' + ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
-function verdictLine(report: RunReport): string {
-  // The run's own error is among the failures, unless fail-on is never.
-  const error = report.error ? ` ${md(report.error, 600)}` : '';
-  if (report.failures.length === 0) return `**Result: ${report.result}.**${error}`;
-  return `**Result: ${report.result} — the check fails:** ${report.failures.map((f) => md(f, 300)).join('; ')}`;
-}
-
-/** Render the whole summary; `overflowNote` tells where the rest went when it had to be cut. */
-export function renderSummary(report: RunReport, reportPath?: string): string {
-  const sections = [
-    headline(report),
-    contextLine(report),
-    verdictLine(report),
-    statusTable(report.targets),
-    ...report.targets.filter((t) => t.findings.length > 0 || t.force).map(renderFindings),
-    settingsLine(report),
-  ].filter((s) => s.length > 0);
-  let text = sections.join('\n\n') + '\n';
-  if (text.length > SUMMARY_LIMIT) {
-    const where = reportPath ? ` The full report is in ${md(reportPath)}.` : '';
-    text = text.slice(0, SUMMARY_LIMIT - 200) + `\n\n…summary cut at GitHub's size limit.${where}\n`;
+/**
+ * Render the whole summary within `limit` bytes; what does not fit is left out, said, and is in the JSON
+ * report at `reportPath`. `overflow` counts annotations over GitHub's limits.
+ */
+export function renderSummary(
+  report: RunReport,
+  reportPath?: string,
+  opts: { overflow?: number; limit?: number } = {},
+): string {
+  const selector = report.settings.selector;
+  const context = report.context.cluster?.context;
+  const b = new Budget((opts.limit ?? SUMMARY_LIMIT) - 2_000);
+  b.add(renderHeadline(report));
+  if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
+  const present = report.targets.filter((t) => !GONE.has(t.outcome) && t.outcome !== 'forced');
+  const numbers = causeNumbers(report);
+  if (present.length) {
+    b.add(`### Still there (${present.length})`);
+    b.table(
+      'rows of the table of namespaces still there',
+      ['| Namespace | Owner | Outcome | Blocked by |', '| --- | --- | --- | --- |'],
+      present.map((t) => attentionRow(t, selector, numbers)),
+    );
   }
-  return text;
+  if (!b.add(renderSweep(report))) b.cut.push('the sweep section');
+  const forcing = report.targets.filter((t) => t.force && t.force.plan.mode !== 'off');
+  if (forcing.length) b.add('### Forcing');
+  for (const t of forcing)
+    if (
+      !b.add(
+        `#### ${md(t.name, 80)} — ${OUTCOME_WORDS[t.outcome]}\n\n${ownerLine(t, selector)}${renderForce(t)}`,
+      )
+    )
+      b.cut.push(`the forcing of ${md(t.name, 80)}`);
+  const gone = report.targets.filter((t) => GONE.has(t.outcome));
+  if (gone.length)
+    b.table(
+      'rows of the table of namespaces gone',
+      ['| Namespace | Owner | Outcome | Took |', '| --- | --- | --- | --- |'],
+      gone.map((t) => goneRow(t, selector)),
+      [
+        `<details><summary>✅ ${gone.length} namespace${gone.length === 1 ? '' : 's'} gone</summary>`,
+        '</details>',
+      ],
+    );
+  const detailed = report.targets.filter((t) => t.findings.length > 0);
+  if (detailed.length) b.add('### Details');
+  let left = 0;
+  for (const t of detailed) if (left > 0 || !b.add(renderDetails(t, context))) left++;
+  if (left) b.cut.push(`the details of ${left} namespace${left === 1 ? '' : 's'}`);
+  if (opts.overflow)
+    b.add(
+      `<sub>${opts.overflow} annotation(s) over GitHub's limits were not emitted; their findings are above and in the JSON report.</sub>`,
+    );
+  if (b.cut.length) {
+    const where = reportPath ? ` Everything is in the JSON report: <code>${md(reportPath, 300)}</code>.` : '';
+    b.parts.push(`> ✂️ **Cut to stay under GitHub's 1 MiB summary limit:** ${b.cut.join('; ')}.${where}`);
+  }
+  b.parts.push(settingsLine(report));
+  return b.parts.join('\n\n') + '\n';
 }

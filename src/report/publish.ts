@@ -4,8 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunReport } from '../outcome.js';
-import { breakCommands } from './escape.js';
 import { planAnnotations } from './annotations.js';
+import { breakCommands, safeLog } from './escape.js';
 import { renderSummary } from './markdown.js';
 import { outputsOf } from './outputs.js';
 
@@ -37,17 +37,16 @@ export async function publish(report: RunReport, name: string, dir: string | und
   const { emit, overflow } = planAnnotations(report);
   for (const a of emit) core[a.level](a.message, { title: a.title });
   if (overflow > 0) core.info(`${overflow} more annotation(s) are in the job summary and ${reportPath}.`);
-  let summary = renderSummary(report, reportPath || undefined);
-  if (overflow > 0)
-    summary += `\n<sub>${overflow} annotation(s) over GitHub's per-step limit are listed above only.</sub>\n`;
+  const summary = renderSummary(report, reportPath || undefined, { overflow });
   try {
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-    else core.info(summary);
+    else core.info(breakCommands(summary));
   } catch (error) {
     core.warning(`could not write the job summary: ${reasonOf(error)}`);
   }
   for (const [output, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(output, value);
-  if (report.failures.length > 0) core.setFailed(`Namespace teardown failed: ${report.failures.join('; ')}`);
+  if (report.failures.length > 0)
+    core.setFailed(`Namespace teardown failed: ${safeLog(report.failures.join('; '))}`);
   // A cancelled run never passes, whatever fail-on says.
   else if (report.cancelled) core.setFailed('Namespace teardown was cancelled.');
 }

@@ -86,11 +86,11 @@ describe('diagnose', () => {
     const findings = diagnose(await takeSnapshot(kube, ns, { clock }));
     expect(ids(findings)).toEqual([
       'apiservice-unavailable',
-      'controller-conditions',
       'finalizer-owner-gone',
       'object-finalizers',
+      'controller-conditions',
     ]);
-    const [api, , owner, object] = findings;
+    const [api, owner, object] = findings;
     expect(api?.summary).toContain('APIService v1beta1.metrics.k8s.io is unavailable (ServiceNotFound)');
     expect(api?.remedy.commands).toEqual(['kubectl delete apiservice v1beta1.metrics.k8s.io']);
     expect(owner).toMatchObject({ severity: 'error', leaked: true });
@@ -122,12 +122,12 @@ describe('diagnose', () => {
     );
     expect(findings.map((f) => [f.id, f.severity, f.leaked])).toEqual([
       ['apiservice-unavailable', 'error', true],
-      ['controller-conditions', 'error', false],
       ['namespace-metadata-finalizers', 'error', true],
+      ['controller-conditions', 'error', false],
     ]);
   });
 
-  it('sorts by severity, then id, then object — the same output whatever the input order', () => {
+  it('sorts culprits by severity and rank, then the controller’s words — the same output whatever the input order', () => {
     const leftovers = [
       kialiCr('preview-42', { name: 'b', uid: 'b' }),
       leftover(CONFIGMAPS, { name: 'plain' }),
@@ -147,9 +147,15 @@ describe('diagnose', () => {
     const one = diagnose(snapshot({ ...base, leftovers }));
     const two = diagnose(snapshot({ ...base, leftovers: [...leftovers].reverse() }));
     expect(two).toEqual(one);
-    const rank = { error: 0, warning: 1, notice: 2 };
-    const keys = one.map((f) => `${rank[f.severity]} ${f.id} ${f.evidence[0]?.object ?? ''}`);
-    expect(keys).toEqual([...keys].sort());
+    expect(one.map((f) => `${f.severity} ${f.id} ${f.evidence[0]?.object ?? ''}`)).toEqual([
+      'error pods-not-terminating pods/web-0',
+      'error finalizer-owner-gone kialis.kiali.io/a',
+      'warning object-finalizers kialis.kiali.io/a',
+      'warning object-finalizers kialis.kiali.io/b',
+      'notice still-progressing configmaps/plain',
+      'notice controller-conditions ',
+      'notice pods-not-terminating namespace/preview-42',
+    ]);
     expect(one.filter((f) => f.id === 'object-finalizers').map((f) => f.evidence[0]?.object)).toEqual([
       'kialis.kiali.io/a',
       'kialis.kiali.io/b',

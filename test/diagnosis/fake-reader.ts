@@ -71,13 +71,11 @@ export class RecordingKube implements Kube {
       .map((c) => String(c.args[0]));
   }
 
-  discover(): Promise<Discovery> {
-    return this.enter(
-      'discover',
-      [],
-      'discover',
-      () => this.data.discovery ?? { resources: [], failed: [], mode: 'aggregated' },
-    );
+  discover(opts?: { core?: boolean }): Promise<Discovery> {
+    return this.enter('discover', opts ? [opts] : [], 'discover', () => {
+      const d = this.data.discovery ?? { resources: [], failed: [], mode: 'aggregated' };
+      return opts?.core === false ? { ...d, resources: d.resources.filter((r) => r.group !== '') } : d;
+    });
   }
 
   listMetadata(

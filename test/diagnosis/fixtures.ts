@@ -179,6 +179,7 @@ export function snapshot(over: Partial<Snapshot> = {}): Snapshot {
     takenAt: TAKEN_AT,
     namespace: namespace(),
     discovery: { failed: [], mode: 'aggregated', listedTypes: 40 },
+    scan: { mode: 'full', reason: 'conditions-absent', detail: 'no NamespaceContentRemaining condition' },
     leftovers: [],
     apiServices: [],
     webhooks: [],

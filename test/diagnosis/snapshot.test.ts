@@ -42,7 +42,7 @@ describe('takeSnapshot: discovery and the namespace scan', () => {
     for (const c of kube.of('listMetadata')) expect(c.args[1]).toMatchObject({ namespace: NS, limit: 500 });
   });
 
-  it('scans the types the conditions name first, and events when named', async () => {
+  it('in a full scan, lists the types the conditions name first, and events when named', async () => {
     const ns = namespace({
       conditions: conditions({
         NamespaceContentRemaining: [
@@ -51,7 +51,7 @@ describe('takeSnapshot: discovery and the namespace scan', () => {
         ],
       }),
     });
-    const { kube } = await snap({}, ns, { concurrency: 1 });
+    const { kube } = await snap({}, ns, { concurrency: 1, scan: 'full' });
     const listed = kube
       .of('listMetadata')
       .map((c) => (c.args[0] as { resource: string; group: string }).resource);

@@ -157,9 +157,17 @@ export class FakeCluster {
 
   addNamespace(
     name: string,
-    opts: { labels?: Record<string, string>; metadataFinalizers?: string[] } = {},
+    opts: { labels?: Record<string, string>; metadataFinalizers?: string[]; createdAt?: string } = {},
   ): NsObj {
-    const body = { metadata: { name, labels: opts.labels, finalizers: opts.metadataFinalizers }, spec: {} };
+    const body = {
+      metadata: {
+        name,
+        labels: opts.labels,
+        finalizers: opts.metadataFinalizers,
+        creationTimestamp: opts.createdAt,
+      },
+      spec: {},
+    };
     return this.insert(this.type({ group: '', resource: 'namespaces' }), body) as NsObj;
   }
 

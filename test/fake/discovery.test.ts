@@ -32,6 +32,8 @@ test('23: legacy discovery documents', async () => {
     kind: 'Namespace',
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['ns'],
+    // As the real 1.20 server sends it (checked by test/real/fidelity.test.ts).
+    storageVersionHash: 'Q3oi5N2YM8M=',
   });
   expect(byName('namespaces/finalize')).toEqual({
     name: 'namespaces/finalize',
@@ -52,6 +54,7 @@ test('23: legacy discovery documents', async () => {
     namespaced: true,
     kind: 'Kiali',
     verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+    storageVersionHash: 'NQ1CFN2sm58=',
   });
   expect((await raw(s, 'GET', '/apis/apps')).json.preferredVersion).toEqual({
     groupVersion: 'apps/v1',

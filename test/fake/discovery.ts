@@ -1,4 +1,5 @@
 /** Discovery: legacy documents, aggregated v2, /version, and the GroupVersions of down APIServices. */
+import { createHash } from 'node:crypto';
 import { asRecord } from './meta.js';
 import type { Registry, ResourceType } from './registry.js';
 import { APISERVICE_GR, apiVersionOf, BUILTIN_GROUPS } from './registry.js';
@@ -138,6 +139,7 @@ export class Discovery {
       };
       if (t.shortNames?.length) r.shortNames = t.shortNames;
       if (t.categories?.length) r.categories = t.categories;
+      if (t.source !== 'aggregated') r.storageVersionHash = storageVersionHash(t);
       resources.push(r);
       for (const s of t.subresources) {
         const sub: JsonMap = { name: `${t.resource}/${s.name}`, singularName: '', namespaced: t.namespaced };
@@ -210,4 +212,13 @@ export class Discovery {
     }
     return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
   }
+}
+
+/** What upstream's discovery computes: base64 of the first 8 bytes of sha256("group/version/kind"). */
+export function storageVersionHash(t: { group: string; version: string; kind: string }): string {
+  return createHash('sha256')
+    .update(`${t.group}/${t.version}/${t.kind}`)
+    .digest()
+    .subarray(0, 8)
+    .toString('base64');
 }

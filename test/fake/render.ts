@@ -164,5 +164,16 @@ export function renderList(
       items: items.map(partial),
     };
   }
-  return { kind: `${rt.kind}List`, apiVersion: apiVersionOf(rt), metadata: meta, items };
+  // Items of built-in lists carry no kind/apiVersion on a real server (custom resources keep theirs).
+  const listed = rt.source === 'crd' ? items : items.map(withoutTypeMeta);
+  return { kind: `${rt.kind}List`, apiVersion: apiVersionOf(rt), metadata: meta, items: listed };
+}
+
+function withoutTypeMeta(o: KObj): KObj {
+  const {
+    kind: _kind,
+    apiVersion: _apiVersion,
+    ...rest
+  } = o as KObj & { kind?: string; apiVersion?: string };
+  return rest as KObj;
 }

@@ -5,11 +5,25 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKube, type KubeClientOptions } from '../../src/kube/client.js';
+import { clusterIdentity } from '../../src/kube/config.js';
 import type { RunReport } from '../../src/outcome.js';
 import { RecordingLogger, systemClock } from '../../src/ports.js';
 import { runTeardown } from '../../src/run.js';
 import { readSettings } from '../../src/settings.js';
 import type { FakeCluster } from '../fake/index.js';
+import { renderSummary } from '../../src/report/markdown.js';
+import { gfmProblems } from './gfm.js';
+
+/**
+ * Every summary a test produces is read as GitHub reads it: a table row with the wrong cell count, a paragraph
+ * swallowed by a table, an unclosed fence or a link from cluster text fails the test that made it.
+ */
+export function assertWellFormed(summary: string, runUrl?: string): void {
+  // Links the action builds itself from the workflow context: the run, and pull requests the sweep asked about.
+  const pulls = /^https:\/\/[^/]+\/[^/]+\/[^/]+\/pull\/\d+$/;
+  const problems = gfmProblems(summary, runUrl ? [runUrl, pulls] : [pulls]);
+  if (problems.length) throw new Error(`the summary is malformed:\n${problems.join('\n')}\n---\n${summary}`);
+}
 
 /** Timings that make the fake controller fast enough for tests. */
 export const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxMs: 200 };
@@ -44,8 +58,9 @@ export async function runEngine(
       pollMs: opts.pollMs ?? 2_000,
       progressMs: 500,
     },
-    { repository: 'acme/shop' },
+    { repository: 'acme/shop', cluster: clusterIdentity(kc) },
   );
+  assertWellFormed(renderSummary(report));
   return { report, log: logger.lines };
 }
 
@@ -104,7 +119,7 @@ export function runBundle(
   for (const [name, value] of Object.entries(inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   const started = Date.now();
-  return new Promise((resolve) => {
+  return new Promise<BundleRun>((resolve) => {
     const child = execFile(
       process.execPath,
       ['dist/index.js'],
@@ -129,5 +144,9 @@ export function runBundle(
       },
     );
     opts.onStart?.(child);
+  }).then((run) => {
+    const runUrl = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+    assertWellFormed(run.summary, runUrl);
+    return run;
   });
 }

@@ -28,12 +28,12 @@ describe('node dist/index.js, run the way the runner runs it', () => {
     expect(JSON.parse(run.outputs.deleted!)).toEqual(['preview-1']);
     expect(JSON.parse(run.outputs.stuck!)).toEqual(['preview-2']);
     expect(run.report?.targets.map((t) => t.outcome)).toEqual(['gone', 'stuck']);
-    expect(run.summary).toContain('## Namespace teardown: 1 gone, 1 stuck');
-    expect(run.summary).toContain('**acme/shop**');
-    expect(run.summary).toContain('| preview-2 | ❌ stuck in Terminating |');
+    expect(run.summary).toContain('## ❌ Namespace teardown: 1 stuck, 1 gone of 2 namespaces');
+    expect(run.summary).toMatch(/^Cluster <code>fake<\/code> at 127\.0\.0\.1&#58;\d+ · \*\*acme\/shop\*\*/m);
+    expect(run.summary).toMatch(/^\| preview-2 \| .* \| ❌ stuck · \d+s \| kiali\.io\/finalizer on kialis/m);
     expect(run.summary).toContain('kiali.io/finalizer in 1 resource instances');
     expect(run.stdout).toMatch(
-      /^::error title=Namespace preview-2 stuck in Terminating::Still Terminating after \d+s\./m,
+      /^::error title=Namespace preview-2 stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: no controller .* Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n preview-2 /m,
     );
     expect(run.stdout).toContain(
       '::error::Namespace teardown failed: 1 namespace(s) still present: preview-2',
@@ -65,7 +65,7 @@ describe('node dist/index.js, run the way the runner runs it', () => {
     );
     expect(run.code).toBe(0);
     expect(run.outputs.result).toBe('clean');
-    expect(run.summary).toContain('## Namespace teardown: 1 already-gone');
+    expect(run.summary).toContain('## ✅ Namespace teardown: 1 already gone of 1 namespace');
     expect(run.summary).not.toContain('acme/shop');
   });
 

@@ -59,8 +59,12 @@ describe('the command line runs the same engine', () => {
       report,
     ]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('## Namespace teardown: 1 forced');
-    expect(run.stdout).toContain('#### Forcing (on): force');
+    expect(run.stdout).toContain('## ❌ Namespace teardown: 1 forced of 1 namespace');
+    expect(run.stdout).toContain('#### istio-system — ⚠️ forced, then gone');
+    expect(run.stdout).toContain(
+      '**kialis.kiali.io/kiali** <code>metadata.finalizers</code> — ✅ removed · allowed by <code>force-finalizers&#58; kiali.io/&#42;</code>',
+    );
+    expect(run.stdout).toContain('```diff\n- kiali.io/finalizer\n```');
     expect(JSON.parse(readFileSync(report, 'utf8')).targets[0].outcome).toBe('forced');
     expect(cluster.namespace(s.namespace)).toBeUndefined();
   });

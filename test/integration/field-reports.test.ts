@@ -1,4 +1,5 @@
 import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown } from '../fake/index.js';
+import { gfm } from '../helpers/gfm.js';
 import { FAST, runBundle, type BundleRun } from '../helpers/harness.js';
 
 /** The field reports' three classic cases, through `node dist/index.js` as the runner runs it. */
@@ -26,14 +27,23 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
       object: 'kialis.kiali.io/kiali',
       field: 'metadata.finalizers',
     });
-    expect(annotations(run)[0]).toMatch(/^::error title=Namespace istio-system stuck in Terminating::/);
-    expect(annotations(run).join('\n')).toMatch(
-      /::error title=istio-system%3A finalizer-owner-gone::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali/,
+    // One annotation for the stuck namespace (its root cause and the fix), and the step's failure line.
+    expect(annotations(run)).toHaveLength(2);
+    expect(annotations(run)[0]).toMatch(
+      /^::error title=Namespace istio-system stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: no controller .* Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n istio-system --type=json/,
     );
-    expect(run.summary).toContain('<code>finalizer-owner-gone</code>');
-    expect(run.summary).toContain('kubectl patch kialis.kiali.io kiali -n istio-system --type=json');
+    expect(annotations(run)[1]).toMatch(/^::error::Namespace teardown failed: /);
+    const fix = run.summary.slice(
+      run.summary.indexOf('### Fix first'),
+      run.summary.indexOf('### Still there'),
+    );
+    expect(fix).toContain(
+      'kubectl --context fake patch kialis.kiali.io kiali -n istio-system --type=json \\\n',
+    );
+    expect(fix).toContain('{"op":"test","path":"/metadata/finalizers/0","value":"kiali.io/finalizer"},');
+    expect(run.summary).toContain('🔴 **finalizer-owner-gone**');
     expect(run.summary).toContain(
-      'Force policy that would handle it: <code>force-finalizers: kiali.io/finalizer</code>',
+      'Force policy that would handle it: <code>force-finalizers&#58; kiali.io/finalizer</code>',
     );
     expect(run.stdout).toContain('finalizers leaked in: istio-system');
   });
@@ -54,7 +64,9 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
       /kubectl patch namespace kubesphere-system --type=json/,
     );
     expect(finding.remedy.commands.join('\n')).not.toContain('replace --raw');
-    expect(annotations(run).join('\n')).toContain('namespace-metadata-finalizers');
+    expect(annotations(run)[0]).toMatch(
+      /^::error title=Namespace kubesphere-system stuck in Terminating::namespace kubesphere-system metadata\.finalizers holds finalizers\.kubesphere\.io\/namespaces: .* Fix: kubectl --context fake patch namespace kubesphere-system/,
+    );
     expect(run.summary).toContain('finalizers.kubesphere.io/namespaces');
   });
 
@@ -76,8 +88,8 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
       'service/metrics-server in "kube-system" is not present',
     );
     expect(finding.remedy.commands).toContain('kubectl delete apiservice v1beta1.metrics.k8s.io');
-    expect(annotations(run).join('\n')).toMatch(
-      /::error title=preview-1%3A apiservice-unavailable::.*v1beta1\.metrics\.k8s\.io/,
+    expect(annotations(run)[0]).toMatch(
+      /^::error title=Namespace preview-1 stuck in Terminating::APIService v1beta1\.metrics\.k8s\.io is unavailable .* Fix: kubectl --context fake delete apiservice v1beta1\.metrics\.k8s\.io$/,
     );
     expect(run.summary).toContain('v1beta1.metrics.k8s.io');
   });
@@ -97,7 +109,7 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
         expect(line).toMatch(/^::(add-mask|group|endgroup|error|warning|notice|debug)[ :]/);
     }
     expect(run.stdout).not.toMatch(/^::warning::again/m);
-    expect(run.summary).not.toContain('<img');
+    expect(gfm.render(run.summary)).not.toMatch(/<img/i);
     expect(run.summary).toContain('&lt;img src=x&gt;');
     expect(run.summary.split('\n').every((l) => !l.trimStart().startsWith('::'))).toBe(true);
   });

@@ -82,10 +82,40 @@ describe('delete and wait over real HTTPS', () => {
         'Some content in the namespace has finalizers remaining: kiali.io/finalizer in 1 resource instances',
     });
     expect(report.targets.find((t) => t.name === 'pr-1')!.outcome).toBe('gone');
+    // Diagnosed 3 s after the deletion: too early to trust the controller's conditions alone.
+    expect(stuck.scan).toMatchObject({ mode: 'full', reason: 'conditions-stale' });
+    expect(stuck.scan?.detail).toMatch(/before the namespace controller's first pass/);
     expect(report.result).toBe('stuck');
     expect(report.failures).toEqual(['1 namespace(s) still present: pr-2']);
     // The progress line says what is still Terminating and for how long.
     expect(log.join('\n')).toMatch(/waiting \d+(ms|s): 1 left — pr-2 \(Terminating for \d+(ms|s)\)/);
+  });
+
+  test('a namespace Terminating for longer than the controller takes is diagnosed from the types its conditions name', async () => {
+    cluster.addNamespace('pr-2');
+    holdWithFinalizer(cluster, 'pr-2');
+    await begin();
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig);
+    await createKube(kc).deleteNamespace('pr-2');
+    await new Promise((r) => setTimeout(r, 5_200));
+    cluster.requests.splice(0);
+    const { report } = await runEngine(kubeconfig, { namespaces: 'pr-2', timeout: '1s', 'fail-on': 'never' });
+    const [stuck] = report.targets;
+    expect(stuck?.scan).toEqual({
+      mode: 'targeted',
+      reason: 'conditions-name-types',
+      detail: 'listed kialis.kiali.io (1)',
+    });
+    expect(stuck?.findings.map((f) => f.id)).toContain('object-finalizers');
+    const lists = cluster.requests.filter(
+      (r) => r.path.startsWith('/api') && r.path.includes('/namespaces/pr-2/'),
+    );
+    // Each diagnosis (when slow, and at the timeout) lists the one named type and nothing else in the namespace.
+    expect(lists.length).toBeGreaterThan(0);
+    expect(new Set(lists.map((r) => r.path))).toEqual(
+      new Set(['/apis/kiali.io/v1alpha1/namespaces/pr-2/kialis']),
+    );
   });
 
   test('fail-on never passes even when a namespace is stuck', async () => {

@@ -152,6 +152,20 @@ test('aggregated discovery: two requests, preferred versions, subresources skipp
   expect(kube.cost().requests).toBe(2);
 });
 
+test('aggregated discovery without the core group: one request, /api never asked for', async () => {
+  const { kube } = testKube();
+  const scope = api()
+    .get('/apis')
+    .matchHeader('accept', AGG_ACCEPT)
+    .reply(200, aggregatedGroups, AGG_HEADERS);
+  const d = await kube.discover({ core: false });
+  scope.done();
+  expect(d.mode).toBe('aggregated');
+  expect(d.resources.some((r) => r.group === '')).toBe(false);
+  expect(d.resources).toContainEqual(expect.objectContaining({ group: 'kiali.io', resource: 'kialis' }));
+  expect(kube.cost().requests).toBe(1);
+});
+
 test('legacy fallback: /api/v1 + each /apis/g/v; a 503 GV fails without stopping the rest', async () => {
   const { kube } = testKube();
   api()

@@ -3,6 +3,7 @@ import type { RunReport, TargetReport } from '../../src/outcome.js';
 import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
 import { md, safeLog } from '../../src/report/escape.js';
 import { renderSummary } from '../../src/report/markdown.js';
+import { gfm, gfmProblems } from '../helpers/gfm.js';
 import { outputsOf } from '../../src/report/outputs.js';
 
 const HOSTILE = [
@@ -77,8 +78,17 @@ describe('cluster text is rendered safely', () => {
     terminatingForMs: 300_000,
     conditions: HOSTILE.map((m, i) => ({ type: `C${i}`, status: 'True', message: m })),
     findings: HOSTILE.map(hostileFinding),
+    scan: {
+      mode: 'full',
+      reason: 'conditions-stale',
+      detail: `finalizers the conditions do not count: ${HOSTILE.join(', ')}`,
+    },
   });
   const summary = renderSummary(report([stuck]));
+
+  test('the details say which scan ran and why', () => {
+    expect(summary).toMatch(/^Scan: full \(finalizers the conditions do not count&#58; /m);
+  });
 
   test('no line of the summary can start a workflow command', () => {
     for (const line of summary.split('\n')) expect(line.trimStart().startsWith('::')).toBe(false);
@@ -87,12 +97,14 @@ describe('cluster text is rendered safely', () => {
   });
 
   test('HTML and markdown metacharacters are escaped, table cells keep their shape', () => {
-    expect(summary).not.toMatch(/<img/i);
+    const rendered = gfm.render(summary);
+    expect(rendered).not.toMatch(/<img/i);
     expect(summary).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;');
+    expect(gfmProblems(summary, ['https://github.com/acme/shop/actions/runs/1'])).toEqual([]);
     const rows = summary.split('\n').filter((l) => l.startsWith('| pr'));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.split(' | ')).toHaveLength(4);
-    expect(summary).not.toContain('](javascript:');
+    expect(rendered).not.toMatch(/href="javascript/i);
   });
 
   test('long text is bounded and says how much was cut', () => {
@@ -101,11 +113,10 @@ describe('cluster text is rendered safely', () => {
   });
 
   test('annotations are one line, never form a command, and respect the per-level limit', () => {
-    const { emit, overflow } = planAnnotations(report([stuck]));
+    const { emit } = planAnnotations(report([stuck]));
     expect(emit.filter((a) => a.level === 'error').length).toBeLessThanOrEqual(PER_LEVEL_LIMIT);
     expect(emit.filter((a) => a.level === 'warning').length).toBeLessThanOrEqual(PER_LEVEL_LIMIT);
-    expect(overflow).toBe(1 + HOSTILE.length - emit.length);
-    expect(emit[0]!.level).toBe('error');
+    expect(emit[0]).toMatchObject({ level: 'error', title: 'Namespace pr-1 stuck in Terminating' });
     for (const a of emit) {
       expect(a.message).not.toMatch(/[\r\n]/);
       expect(a.message).not.toContain('::');
@@ -116,6 +127,7 @@ describe('cluster text is rendered safely', () => {
   test('safeLog and md break every ::', () => {
     expect(safeLog('x\n::error::y')).toBe('x :\u200b:error:\u200b:y');
     expect(md('|a|')).toBe('&#124;a&#124;');
+    expect(md('::error::y')).not.toContain('::');
   });
 });
 

@@ -127,6 +127,7 @@ function generic(s: Snapshot, error: string): Finding {
     evidence: [conditionEvidence(s, error)],
     remedy: { commands: [], policy: FORCE_FINALIZE_NAMESPACE_POLICY, note: FORCE_NOTE },
     leaked: false,
+    generic: true,
     targets: [{ kind: 'namespace-finalize', reason: 'content deletion failed' }],
   };
 }

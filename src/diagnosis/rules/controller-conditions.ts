@@ -41,6 +41,7 @@ export function controllerConditions(s: Snapshot, parsed: ParsedConditions): Fin
       evidence,
       remedy: { commands: [shellCommand('kubectl', 'get', 'namespace', ns.name, '-o', 'yaml')], note },
       leaked: false,
+      generic: true,
     },
   ];
 }

@@ -1,0 +1,44 @@
+/** The GitHub port: the few REST calls the sweep and the PR comment make, and how they fail. */
+
+/** Response headers as Octokit gives them (lower-case names). */
+export type GitHubHeaders = Record<string, string | number | undefined>;
+
+/** A successful (or 304-revalidated) REST response. */
+export interface GitHubResponse<T = unknown> {
+  status: number;
+  data: T;
+  headers: GitHubHeaders;
+}
+
+/**
+ * Why a request failed: `not-found` (404), `forbidden` (401/403 that is not a rate limit), `rate-limited` (a
+ * primary or secondary limit we could not wait out), `cap` (the per-run request cap was reached before it was
+ * sent), `other` (network, 5xx after retries, anything else).
+ */
+export type GitHubFailure = 'not-found' | 'forbidden' | 'rate-limited' | 'cap' | 'other';
+
+/** A REST call that failed; the message never holds the token. */
+export class GitHubError extends Error {
+  constructor(
+    message: string,
+    readonly kind: GitHubFailure,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'GitHubError';
+  }
+}
+
+/** The REST calls, through one client that honours rate limits, a concurrency bound and a request cap. */
+export interface GitHubApi {
+  /** `route` is `METHOD /path?query`; `params` becomes the JSON body of a POST or PATCH. */
+  request<T = unknown>(route: string, params?: Record<string, unknown>): Promise<GitHubResponse<T>>;
+  /** Requests sent so far (a retry counts again; a 304 counts too). */
+  readonly sent: number;
+}
+
+/** `owner/name` split in two. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}

@@ -1,0 +1,34 @@
+/** What GitHub says about one pull request: open, closed (merged or not), missing, or unknown. */
+import { GitHubError, type GitHubApi, type RepoRef } from './port.js';
+
+/** The state of a pull request as the sweep needs it; `unknown` never lets a namespace go. */
+export type PullState =
+  | { state: 'open'; url?: string }
+  | { state: 'closed' | 'merged'; closedAt: string; url?: string }
+  | { state: 'missing' }
+  | { state: 'unknown'; error: string };
+
+interface PullJson {
+  state?: string;
+  merged_at?: string | null;
+  closed_at?: string | null;
+  html_url?: string;
+}
+
+/** Ask GitHub for one pull request; errors become `unknown`, never an exception. */
+export async function getPullState(api: GitHubApi, repo: RepoRef, number: number): Promise<PullState> {
+  try {
+    const route = `GET /repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/pulls/${number}`;
+    const { data } = await api.request<PullJson>(route);
+    const url = typeof data.html_url === 'string' ? data.html_url : undefined;
+    if (data.state === 'open') return { state: 'open', url };
+    const closedAt = data.merged_at ?? data.closed_at;
+    if (data.state === 'closed' && typeof closedAt === 'string') {
+      return { state: data.merged_at ? 'merged' : 'closed', closedAt, url };
+    }
+    return { state: 'unknown', error: `unexpected pull request state "${String(data.state)}"` };
+  } catch (error) {
+    if (error instanceof GitHubError && error.kind === 'not-found') return { state: 'missing' };
+    return { state: 'unknown', error: error instanceof Error ? error.message : String(error) };
+  }
+}

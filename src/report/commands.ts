@@ -1,0 +1,94 @@
+/** Commands as a person pastes them: the fix chosen, the kubeconfig context added, lines wrapped. Pure. */
+import { shellQuote } from '../diagnosis/shell.js';
+import type { Finding } from '../diagnosis/types.js';
+
+/** Code lines wider than this would scroll sideways in GitHub's summary panel. */
+export const COMMAND_WIDTH = 78;
+
+// Commands that only look: they help a person check, they do not unblock anything.
+const LOOK = /^kubectl (get|describe|wait|logs|auth can-i)\b/;
+
+/** The command that fixes the finding (not a look-up), or undefined when it offers none. */
+export function fixCommand(f: Finding): string | undefined {
+  return f.remedy.commands.find((c) => !LOOK.test(c));
+}
+
+/** Every `kubectl` of the command gets `--context NAME`, so it goes to the cluster the run talked to. */
+export function withContext(command: string, context: string | undefined): string {
+  if (!context) return command;
+  return command.replace(/(^|[|;&(]\s*|\bdo\s+)kubectl(?= )/g, `$1kubectl --context ${shellQuote(context)}`);
+}
+
+/** Shell words of a command, quotes kept; a `|` alone is a word. */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (const ch of command) {
+    if (quote) {
+      word += ch;
+      if (ch === quote) quote = undefined;
+    } else if (ch === "'" || ch === '"') {
+      word += ch;
+      quote = ch;
+    } else if (ch === ' ') {
+      if (word) words.push(word);
+      word = '';
+    } else word += ch;
+  }
+  if (word) words.push(word);
+  return words;
+}
+
+/** A single-quoted JSON array, one element a line (JSON allows the line breaks); other words unchanged. */
+function splitJsonWord(word: string, indent: string): string {
+  if (!/^'\[.*\]'$/.test(word)) return word;
+  let items: unknown[];
+  try {
+    items = JSON.parse(word.slice(1, -1)) as unknown[];
+  } catch {
+    return word;
+  }
+  return `'[\n${items.map((i) => `${indent}${JSON.stringify(i)}`).join(',\n')}\n${indent}]'`;
+}
+
+/**
+ * The command wrapped at `width` with ` \` continuations (and `|` at the start of a line), so no line needs
+ * horizontal scrolling; a wide JSON patch gets one operation per line. Pastes as the same command.
+ */
+export function wrapCommand(command: string, width = COMMAND_WIDTH, indent = ''): string {
+  const lines: string[] = [];
+  let line = indent;
+  const cont = `${indent}  `;
+  const long = command.length > width;
+  for (const raw of shellWords(command)) {
+    const word = raw.length > width - cont.length ? splitJsonWord(raw, cont) : raw;
+    const first = word.split('\n')[0]!;
+    const pipe = long && word === '|';
+    if (line.trim() !== '' && (pipe || line.length + 1 + first.length > width)) {
+      lines.push(`${line} \\`);
+      line = cont;
+    }
+    line += (line.trim() === '' ? '' : ' ') + word;
+    const parts = line.split('\n');
+    if (parts.length > 1) {
+      lines.push(...parts.slice(0, -1));
+      line = parts.at(-1)!;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+/** A script of commands (one a line, or a `for ns in …; do …; done` loop) laid out for a code block. */
+export function layoutScript(script: string, width = COMMAND_WIDTH): string {
+  return script
+    .split('\n')
+    .map((command) => {
+      const loop = /^for ns in (.+?); do (.+); done$/.exec(command);
+      if (!loop) return wrapCommand(command, width);
+      const head = `${wrapCommand(`for ns in ${loop[1]!}`, width)}; do`;
+      return `${head}\n${wrapCommand(loop[2]!, width, '  ')}\ndone`;
+    })
+    .join('\n\n');
+}

@@ -1,0 +1,138 @@
+/** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
+import type { Outcome, RunReport, TargetReport } from '../outcome.js';
+import { causesOf, type Cause } from './causes.js';
+import { layoutScript, withContext } from './commands.js';
+import { fence, md } from './escape.js';
+import { ownerLabels } from './owners.js';
+import { sweepCounts } from './sweep.js';
+
+/** How each outcome is counted in the headline, most urgent first. */
+export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
+  error: { rank: -1, words: 'error' },
+  stuck: { rank: 0, words: 'stuck' },
+  refused: { rank: 1, words: 'refused (protected)' },
+  active: { rank: 2, words: 'not deleted' },
+  forced: { rank: 3, words: 'forced' },
+  recreated: { rank: 4, words: 'recreated' },
+  gone: { rank: 5, words: 'gone' },
+  'already-gone': { rank: 6, words: 'already gone' },
+};
+
+/** At most this many causes on the first screen; the rest are in the tables below. */
+const MAX_CAUSES = 8;
+
+function counts(report: RunReport): string {
+  const n = new Map<Outcome, number>();
+  for (const t of report.targets) n.set(t.outcome, (n.get(t.outcome) ?? 0) + 1);
+  const parts = [...n.entries()]
+    .sort(([a], [b]) => OUTCOME_COUNT[a].rank - OUTCOME_COUNT[b].rank)
+    .map(([o, k]) => `${k} ${OUTCOME_COUNT[o].words}`);
+  const total = report.targets.length;
+  return parts.length ? `${parts.join(', ')} of ${total} namespace${total === 1 ? '' : 's'}` : 'no targets';
+}
+
+/** `a, b, c and 7 more`: a failure reason lists names, which the tables below show anyway. */
+function shortReason(reason: string): string {
+  const m = /^(.*?): ([^()]+?)( \(.*\))?$/.exec(reason);
+  const names = m?.[2]?.split(', ') ?? [];
+  if (!m || names.length <= 3) return md(reason, 300);
+  return md(`${m[1]}: ${names.slice(0, 3).join(', ')} and ${names.length - 3} more${m[3] ?? ''}`, 300);
+}
+
+function whereLine(report: RunReport): string {
+  const c = report.context;
+  const parts: string[] = [];
+  const k = c.cluster;
+  if (k?.context || k?.server) {
+    const name = k.context ? `<code>${md(k.context, 100)}</code>` : '';
+    const host = k.server ? `${name ? ' at ' : ''}${md(k.server, 100)}` : '';
+    parts.push(`Cluster ${name}${host}`);
+  }
+  if (c.repository) parts.push(`**${md(c.repository)}**`);
+  if (c.pullRequest) {
+    const title = c.pullRequest.title ? ` ${md(c.pullRequest.title, 120)}` : '';
+    parts.push(`pull request #${c.pullRequest.number}${title}`);
+  } else if (c.ref) parts.push(`ref ${md(c.ref)}`);
+  if (c.sha) parts.push(`commit ${md(c.sha.slice(0, 12))}`);
+  if (c.runUrl) parts.push(`[workflow run](${encodeURI(c.runUrl)})`);
+  return parts.join(' · ');
+}
+
+/** The headline: what happened to how many namespaces, on which cluster, and whether the check fails. */
+export function renderHeadline(report: RunReport): string {
+  const fails = report.failures.length > 0;
+  const icon = fails ? '❌' : report.targets.some((t) => t.outcome === 'forced') ? '⚠️' : '✅';
+  const check = fails
+    ? `**The check fails:** ${report.failures.map(shortReason).join('; ')}.`
+    : '**The check passes.**';
+  const sweep = report.sweep ? ` · sweep: ${sweepCounts(report.sweep)}` : '';
+  const cancelled = report.cancelled ? ' (cancelled)' : '';
+  // The run's own error is among the failures, unless fail-on is never.
+  const error = report.error && !fails ? `**Error:** ${md(report.error, 600)}` : '';
+  return [
+    `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${sweep}`,
+    whereLine(report),
+    check,
+    error,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** `**name**` and the owner labels of a namespace, for the first screen and the tables. */
+export function nameWithOwner(t: TargetReport, selector: string | undefined): string {
+  const labels = ownerLabels(t.labels, selector).map((l) => `<code>${md(l, 120)}</code>`);
+  return `**${md(t.name, 80)}**${labels.length ? ` · ${labels.join(' ')}` : ''}`;
+}
+
+function whoLine(cause: Cause, selector: string | undefined, n: number): string {
+  if (cause.targets.length === 1) return `**${n}.** ${nameWithOwner(cause.targets[0]!, selector)}`;
+  const names = cause.targets.map((t) => md(t.name, 80));
+  const shown =
+    names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ');
+  return `**${n}. Same cause in ${cause.targets.length} namespaces:** ${shown}`;
+}
+
+function causeBlock(cause: Cause, report: RunReport, n: number): string {
+  const v = cause.verdict;
+  const parts = [whoLine(cause, report.settings.selector, n), `${icon(v.severity)} ${md(v.summary, 400)}`];
+  if (cause.command) parts.push(fence(layoutScript(cause.command).slice(0, 8000), 'sh'));
+  else if (cause.lookups.length)
+    parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
+  const notes: string[] = [];
+  if (v.remedy.note) notes.push(md(v.remedy.note, 700));
+  if (v.remedy.policy && cause.command)
+    notes.push(`The action can do this itself when allowed: <code>${md(v.remedy.policy, 200)}</code>`);
+  if (notes.length) parts.push(`<sub>${notes.join(' ')}</sub>`);
+  return parts.join('\n\n');
+}
+
+const icon = (s: 'error' | 'warning' | 'notice'): string => ({ error: '🔴', warning: '🟠', notice: '🔵' })[s];
+
+/** Cluster-wide blockers seen in namespaces that are gone now: forcing went around them, they still block. */
+function stillBlocking(report: RunReport): string[] {
+  const seen = new Map<string, string>();
+  for (const t of report.targets) {
+    if (t.outcome !== 'forced') continue;
+    for (const f of t.findings.filter((x) => x.id === 'apiservice-unavailable')) {
+      const fix = f.remedy.commands[0];
+      const block = [
+        `> ⚠️ **Still blocks every namespace deletion in this cluster:** ${md(f.summary, 400)}. Forcing went around it for this run; the next namespace deleted hangs the same way.`,
+        fix ? fence(layoutScript(withContext(fix, report.context.cluster?.context)), 'sh') : '',
+      ];
+      seen.set(f.summary, block.filter(Boolean).join('\n\n'));
+    }
+  }
+  return [...seen.values()];
+}
+
+/** Per stuck namespace, or per cause when one cause blocks several: the verdict and the one command to paste. */
+export function renderFixFirst(report: RunReport): string {
+  const causes = causesOf(report);
+  const loud = stillBlocking(report);
+  if (causes.length === 0 && loud.length === 0) return '';
+  const blocks = causes.slice(0, MAX_CAUSES).map((c, i) => causeBlock(c, report, i + 1));
+  if (causes.length > MAX_CAUSES)
+    blocks.push(`…and ${causes.length - MAX_CAUSES} more causes: see the namespaces below.`);
+  return ['### Fix first', ...loud, ...blocks].join('\n\n');
+}

@@ -1,0 +1,91 @@
+/** The sweep's section of the job summary: what would go or went, and what was kept and why. Pure. */
+import { formatDuration } from '../duration.js';
+import type { Outcome, RunReport } from '../outcome.js';
+import type { SweepEntry, SweepReport } from '../sweep/types.js';
+import { md } from './escape.js';
+
+/** Above this many kept namespaces, their table is folded. */
+const FOLD_KEPT_OVER = 10;
+
+const WENT: Record<Outcome, string> = {
+  gone: '✅ went',
+  'already-gone': '✅ went (already gone)',
+  recreated: '♻️ recreated, untouched',
+  stuck: '❌ stuck',
+  active: '⚠️ not deleted',
+  refused: '⛔ protected, untouched',
+  forced: '⚠️ went after forcing',
+  error: '❌ error',
+};
+
+function pullCell(e: SweepEntry): string {
+  if (e.pr === undefined) return e.label !== undefined ? `\`${md(e.label, 63)}\`` : '—';
+  const state = e.pull ? (e.pull.state === 'missing' ? 'not found' : e.pull.state) : 'not asked';
+  return `[#${e.pr}](${encodeURI(e.prUrl ?? '')}) ${state}`;
+}
+
+function ageCell(e: SweepEntry, now: number): string {
+  const created = e.createdAt ? Date.parse(e.createdAt) : NaN;
+  return Number.isNaN(created) ? '' : formatDuration(Math.max(0, now - created));
+}
+
+function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<string, Outcome>): string {
+  if (e.decision === 'keep') return e.invalidLabel ? '⚠️ kept (label not a PR number)' : 'kept';
+  if (e.protected) return '⛔ protected, untouched';
+  if (mode === 'plan') return '🗑️ would go';
+  const outcome = outcomes.get(e.namespace);
+  return outcome ? WENT[outcome] : 'chosen';
+}
+
+function table(entries: SweepEntry[], cell: (e: SweepEntry) => string, now: number): string {
+  const rows = entries.map(
+    (e) =>
+      `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e)} | ${md(e.reason, 300)} | ${ageCell(e, now)} |`,
+  );
+  return [
+    '| Namespace | Decision | Pull request | Why | Age |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+/** Counts in words: kept / would go (plan) or went (on). */
+export function sweepCounts(sweep: SweepReport): string {
+  const go = sweep.entries.filter((e) => e.decision === 'go' && !e.protected).length;
+  const guarded = sweep.entries.filter((e) => e.protected).length;
+  const kept = sweep.entries.length - go - guarded;
+  const invalid = sweep.entries.filter((e) => e.invalidLabel).length;
+  const parts = [`${go} ${sweep.mode === 'plan' ? 'would go' : 'chosen to go'}`, `${kept} kept`];
+  if (guarded) parts.push(`${guarded} protected`);
+  if (invalid) parts.push(`${invalid} with a label that is not a PR number`);
+  return parts.join(', ');
+}
+
+/** Render the sweep section; empty when the run was not a sweep. */
+export function renderSweep(report: RunReport): string {
+  const sweep = report.sweep;
+  if (!sweep) return '';
+  const now = Date.parse(report.finishedAt);
+  const outcomes = new Map(report.targets.map((t) => [t.name, t.outcome]));
+  const cell = (e: SweepEntry): string => decisionCell(e, sweep.mode, outcomes);
+  const going = sweep.entries.filter((e) => e.decision === 'go');
+  const kept = sweep.entries.filter((e) => e.decision === 'keep');
+  kept.sort((a, b) => Number(!!b.invalidLabel) - Number(!!a.invalidLabel));
+  const title = sweep.mode === 'plan' ? 'Sweep plan (nothing deleted)' : 'Sweep';
+  const lines = [
+    `### ${title}: ${sweepCounts(sweep)}`,
+    `<sub>${md(sweep.repository)} · label \`${md(sweep.prLabel)}\` · closed for ${sweep.closedFor}` +
+      (sweep.maxAge ? ` · unlabelled after ${sweep.maxAge}` : '') +
+      ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)</sub>`,
+  ];
+  if (going.length) lines.push(table(going, cell, now));
+  if (kept.length) {
+    const keptTable = table(kept, cell, now);
+    lines.push(
+      kept.length > FOLD_KEPT_OVER
+        ? `<details><summary>${kept.length} kept</summary>\n\n${keptTable}\n\n</details>`
+        : keptTable,
+    );
+  }
+  return lines.join('\n\n');
+}

@@ -1,0 +1,114 @@
+/** The sweep: list candidates, ask GitHub once per pull request, decide, then run the usual teardown. */
+import { formatDuration } from '../duration.js';
+import type { GitHubApi } from '../github/port.js';
+import { getPullState, type PullState } from '../github/pulls.js';
+import type { NamespaceState } from '../kube/port.js';
+import type { RunContext, RunReport } from '../outcome.js';
+import { runTeardown } from '../run.js';
+import { isProtected, type Settings } from '../settings.js';
+import type { Resolved } from '../targets.js';
+import type { TeardownDeps } from '../teardown.js';
+import { decide, prNumberOf } from './decide.js';
+import { candidateSelector } from './settings.js';
+import type { SweepEntry, SweepReport, SweepSettings } from './types.js';
+
+/** What the sweep needs besides the teardown's own ports. */
+export interface SweepDeps extends TeardownDeps {
+  github: GitHubApi;
+  /** `https://github.com` or the GitHub Enterprise Server address, for pull request links. */
+  serverUrl: string;
+  slowAfterMs?: number;
+}
+
+/** Ask once per distinct pull request number; the client bounds concurrency, rate limits and the cap. */
+async function askGitHub(
+  sweep: SweepSettings,
+  candidates: NamespaceState[],
+  github: GitHubApi,
+): Promise<Map<number, PullState>> {
+  const numbers = new Set<number>();
+  for (const ns of candidates) {
+    const pr = prNumberOf(ns.labels[sweep.prLabel]);
+    if (typeof pr === 'number') numbers.add(pr);
+  }
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const states = await Promise.all(sorted.map((n) => getPullState(github, sweep.repository, n)));
+  return new Map(sorted.map((n, i) => [n, states[i]!]));
+}
+
+/** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
+export function decideAll(
+  settings: Settings,
+  sweep: SweepSettings,
+  candidates: NamespaceState[],
+  pulls: Map<number, PullState>,
+  now: number,
+  serverUrl: string,
+): SweepEntry[] {
+  const { owner, repo } = sweep.repository;
+  return candidates
+    .map((ns): SweepEntry => {
+      const label = ns.labels[sweep.prLabel];
+      const pr = prNumberOf(label);
+      const pull = typeof pr === 'number' ? pulls.get(pr) : undefined;
+      const decision = decide({ label, createdAt: ns.creationTimestamp, pull }, { ...sweep }, now);
+      const fromApi = pull && 'url' in pull ? pull.url : undefined;
+      return {
+        namespace: ns.name,
+        label,
+        pr: typeof pr === 'number' ? pr : undefined,
+        pull,
+        prUrl: typeof pr === 'number' ? (fromApi ?? `${serverUrl}/${owner}/${repo}/pull/${pr}`) : undefined,
+        createdAt: ns.creationTimestamp,
+        ...decision,
+        protected: decision.decision === 'go' && isProtected(settings, ns.name) ? true : undefined,
+      };
+    })
+    .sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
+}
+
+/** Run the sweep: with `plan` nothing is deleted; with `on` the chosen namespaces go through the teardown. */
+export async function runSweep(settings: Settings, deps: SweepDeps, context: RunContext): Promise<RunReport> {
+  const sweep = settings.sweep!;
+  const listedBy = candidateSelector(sweep, settings.selector);
+  const { candidates, pulls } = await deps.logger.group('Sweep: ask GitHub', async () => {
+    const candidates = await deps.kube.listNamespaces(listedBy);
+    const pulls = await askGitHub(sweep, candidates, deps.github);
+    deps.logger.info(
+      `${candidates.length} candidate namespace(s) (${listedBy}), ${pulls.size} pull request(s) of ` +
+        `${sweep.repository.owner}/${sweep.repository.repo}, ${deps.github.sent} GitHub request(s)`,
+    );
+    return { candidates, pulls };
+  });
+  const entries = decideAll(settings, sweep, candidates, pulls, deps.clock.now(), deps.serverUrl);
+  for (const e of entries) {
+    const verb = e.decision === 'go' ? (sweep.mode === 'plan' ? 'would go' : 'goes') : 'kept';
+    const line = `${e.namespace}: ${verb} — ${e.reason}${e.protected ? ' (protected: not touched)' : ''}`;
+    if (e.invalidLabel) deps.logger.warning(line);
+    else deps.logger.info(line);
+  }
+  const byName = new Map(candidates.map((ns) => [ns.name, ns]));
+  const chosen: Resolved[] =
+    sweep.mode === 'plan'
+      ? []
+      : entries
+          .filter((e) => e.decision === 'go')
+          .map((e) => ({
+            name: e.namespace,
+            state: byName.get(e.namespace),
+            refused: e.protected ? 'protected namespace chosen by the sweep; not touched' : undefined,
+          }));
+  const report = await runTeardown(settings, { ...deps, resolve: async () => chosen }, context);
+  const summary: SweepReport = {
+    mode: sweep.mode,
+    repository: `${sweep.repository.owner}/${sweep.repository.repo}`,
+    prLabel: sweep.prLabel,
+    closedFor: formatDuration(sweep.closedForMs),
+    maxAge: sweep.maxAgeMs !== undefined ? formatDuration(sweep.maxAgeMs) : undefined,
+    listedBy,
+    pulls: pulls.size,
+    githubRequests: deps.github.sent,
+    entries,
+  };
+  return { ...report, sweep: summary };
+}

@@ -1,0 +1,67 @@
+/** A small stand-in for GitHub's REST API over HTTP on 127.0.0.1, for runs of the bundle in a child process. */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+
+export interface FakePull {
+  state: 'open' | 'closed';
+  merged_at?: string | null;
+  closed_at?: string | null;
+}
+
+/** What the fake answers and what it was asked. */
+export class FakeGitHub {
+  readonly pulls = new Map<number, FakePull>();
+  readonly comments: { id: number; body: string }[] = [];
+  readonly requests: { method: string; path: string; authorized: boolean }[] = [];
+  private server: Server | undefined;
+
+  constructor(private readonly token: string) {}
+
+  /** Listen on a free port; resolves to the API base URL (what GITHUB_API_URL would be). */
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      void this.handle(req).then(([status, body]) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999' });
+        res.end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}/api/v3`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async handle(req: IncomingMessage): Promise<[number, unknown]> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const authorized = req.headers.authorization === `token ${this.token}`;
+    this.requests.push({ method: req.method ?? '', path: url.pathname, authorized });
+    if (!authorized) return [401, { message: 'Bad credentials' }];
+    const pull = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
+    if (pull && req.method === 'GET') {
+      const p = this.pulls.get(Number(pull[1]));
+      return p ? [200, { number: Number(pull[1]), ...p }] : [404, { message: 'Not Found' }];
+    }
+    if (/\/issues\/\d+\/comments$/.test(url.pathname)) {
+      if (req.method === 'GET') return [200, this.comments];
+      const body = JSON.parse(await text(req)) as { body: string };
+      const comment = { id: this.comments.length + 1, body: body.body };
+      this.comments.push(comment);
+      return [201, comment];
+    }
+    const patch = /\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (patch && req.method === 'PATCH') {
+      const comment = this.comments.find((c) => c.id === Number(patch[1]));
+      if (!comment) return [404, { message: 'Not Found' }];
+      comment.body = (JSON.parse(await text(req)) as { body: string }).body;
+      return [200, comment];
+    }
+    return [404, { message: 'Not Found' }];
+  }
+}
+
+async function text(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return body;
+}

@@ -1,0 +1,50 @@
+/** Test wiring for the GitHub client: a clock whose sleeps pass at once, and the real Octokit over nock. */
+import nock from 'nock';
+import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
+import type { GitHubApi } from '../../src/github/port.js';
+import { RecordingLogger, type Clock } from '../../src/ports.js';
+
+/** GitHub Enterprise Server's API address, as GITHUB_API_URL gives it on such a runner. */
+export const API = 'https://ghe.example.com/api/v3';
+export const TOKEN = 'ghs_not-a-real-token-0123456789';
+
+/** Sleeps return at once and move the time on, and are recorded. */
+export class SkipClock implements Clock {
+  current = Date.parse('2026-11-22T12:00:00Z');
+  readonly slept: number[] = [];
+  now(): number {
+    return this.current;
+  }
+  async sleep(ms: number): Promise<void> {
+    this.slept.push(ms);
+    this.current += ms;
+  }
+}
+
+/** A real client (Octokit from @actions/github) against nock, with a skipping clock. */
+export async function client(
+  limits?: GitHubLimits,
+): Promise<{ api: GitHubApi; clock: SkipClock; logger: RecordingLogger }> {
+  const clock = new SkipClock();
+  const logger = new RecordingLogger();
+  const api = await createGitHub({ token: TOKEN, baseUrl: API, clock, logger, limits });
+  return { api, clock, logger };
+}
+
+/** nock scope for the API, answering only requests that carry the token. */
+export function github(): nock.Scope {
+  return nock(API, { reqheaders: { authorization: `token ${TOKEN}` } });
+}
+
+/** `x-ratelimit-reset` that many seconds after the clock's now. */
+export function resetAfter(clock: SkipClock, seconds: number): string {
+  return String(Math.floor(clock.now() / 1000) + seconds);
+}
+
+export function beforeEachNock(): void {
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+  });
+  afterEach(() => nock.cleanAll());
+}

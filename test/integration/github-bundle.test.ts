@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeCluster } from '../fake/index.js';
+import { FakeGitHub } from '../github/fake-github.js';
+import { FAST, runBundle } from '../helpers/harness.js';
+
+const TOKEN = 'ghs_bundle-token-never-printed-42';
+const LABEL = 'preview.example.com/pr';
+const longAgo = new Date(Date.now() - 48 * 3_600_000).toISOString();
+
+function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/cli/index.js', ...args],
+      { timeout: 60_000, env: { PATH: process.env.PATH, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
+  let cluster: FakeCluster;
+  let gh: FakeGitHub;
+  let api: string;
+  let kubeconfig: string;
+
+  beforeEach(async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    gh = new FakeGitHub(TOKEN);
+    api = await gh.start();
+  });
+  afterEach(async () => {
+    await cluster.stop();
+    await gh.stop();
+  });
+
+  test('CLI sweep: token from GITHUB_TOKEN, the closed PR goes, the open one stays, the token is never printed', async () => {
+    cluster.addNamespace('pr-1', { labels: { [LABEL]: '1' }, createdAt: longAgo });
+    cluster.addNamespace('pr-2', { labels: { [LABEL]: '2' }, createdAt: longAgo });
+    gh.pulls.set(1, { state: 'open' });
+    gh.pulls.set(2, { state: 'closed', closed_at: longAgo, merged_at: longAgo });
+    ({ kubeconfig } = await cluster.start());
+    const dir = mkdtempSync(join(tmpdir(), 'nt-sweep-cli-'));
+    writeFileSync(join(dir, 'config'), kubeconfig);
+    const run = await cli(
+      ['--kubeconfig', join(dir, 'config'), '--sweep', 'on', '--sweep-pr-label', LABEL, '--timeout', '20s'],
+      { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: api, GITHUB_REPOSITORY: 'acme/shop' },
+    );
+    expect(run.stderr).not.toContain(TOKEN);
+    expect(run.stdout).not.toContain(TOKEN);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('### Sweep: 1 chosen to go, 1 kept');
+    expect(run.stdout).toMatch(
+      /\| pr-2 \| ✅ went \| \[#2\]\(https:\/\/github.com\/acme\/shop\/pull\/2\) merged \|/,
+    );
+    expect(cluster.namespace('pr-2')).toBeUndefined();
+    expect(cluster.namespace('pr-1')?.metadata.deletionTimestamp).toBeUndefined();
+    expect(gh.requests.map((r) => [r.method, r.path, r.authorized])).toEqual([
+      ['GET', '/api/v3/repos/acme/shop/pulls/1', true],
+      ['GET', '/api/v3/repos/acme/shop/pulls/2', true],
+    ]);
+  });
+
+  test('CLI sweep without GITHUB_TOKEN: exit 2 naming the input, before any cluster call', async () => {
+    ({ kubeconfig } = await cluster.start());
+    const run = await cli(
+      ['--sweep', 'plan', '--sweep-pr-label', LABEL, '--sweep-repository', 'acme/shop'],
+      {},
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Input "github-token" is empty/);
+    expect(cluster.requests).toEqual([]);
+  });
+
+  test('action with pr-comment on a pull_request event: one comment, updated on the next run; token masked', async () => {
+    ({ kubeconfig } = await cluster.start());
+    const dir = mkdtempSync(join(tmpdir(), 'nt-event-'));
+    const event = join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: 'Add cart' } }));
+    const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };
+    const inputs = {
+      namespaces: 'pr-42',
+      kubeconfig,
+      timeout: '5s',
+      'pr-comment': 'true',
+      'github-token': TOKEN,
+    };
+    const first = await runBundle(inputs, env);
+    const second = await runBundle(inputs, env);
+    for (const run of [first, second]) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`::add-mask::${TOKEN}`);
+      expect(run.stdout.replace(`::add-mask::${TOKEN}`, '')).not.toContain(TOKEN);
+    }
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]!.body).toMatch(
+      /^<!-- namespace-teardown:pr-comment -->\n## ✅ Namespace teardown: 1 already gone of 1 namespace/,
+    );
+    expect(gh.comments[0]!.body).toContain('(https://github.com/acme/shop/actions/runs/7)');
+    expect(gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v3/repos/acme/shop/issues/42/comments',
+      'POST /api/v3/repos/acme/shop/issues/42/comments',
+      'GET /api/v3/repos/acme/shop/issues/42/comments',
+      'PATCH /api/v3/repos/acme/shop/issues/comments/1',
+    ]);
+  });
+});

@@ -1,0 +1,238 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import nock from 'nock';
+import { runEngine } from '../../src/engine.js';
+import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
+import { createKube } from '../../src/kube/client.js';
+import type { RunReport } from '../../src/outcome.js';
+import { RecordingLogger, systemClock } from '../../src/ports.js';
+import { renderSummary } from '../../src/report/markdown.js';
+import { readSettings } from '../../src/settings.js';
+import { FakeCluster } from '../fake/index.js';
+import { API, github, SkipClock, TOKEN } from '../github/helpers.js';
+import { FAST } from '../helpers/harness.js';
+
+const LABEL = 'preview.example.com/pr';
+const PULLS = '/repos/acme/shop/pulls';
+const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toISOString();
+const closed = (h: number, merged = false): object => ({
+  state: 'closed',
+  closed_at: hoursAgo(h),
+  merged_at: merged ? hoursAgo(h) : null,
+  html_url: `https://ghe.example.com/acme/shop/pull/x`,
+});
+
+/** PR 1 open; 2 merged 3h ago (two namespaces, and a protected one); 3 closed 10 min ago; 4 and 5 unknown
+ * to GitHub (404) with an old and a new namespace; 7 open but GitHub errors; 8 forbidden; one bad label. */
+function seed(cluster: FakeCluster): void {
+  const ns = (name: string, pr: string | undefined, createdAt = hoursAgo(5)): void => {
+    cluster.addNamespace(name, {
+      labels: pr === undefined ? { team: 'shop' } : { [LABEL]: pr, team: 'shop' },
+      createdAt,
+    });
+  };
+  ns('pr-1', '1');
+  ns('pr-2', '2');
+  ns('pr-2-db', '2');
+  ns('keep-pr-2', '2');
+  ns('pr-3', '3');
+  ns('pr-4', '4');
+  ns('pr-5', '5', new Date().toISOString());
+  ns('pr-7', '7');
+  ns('pr-8', '8');
+  ns('pr-bad', 'main');
+  ns('unlabelled', undefined, hoursAgo(100));
+}
+
+function answerGitHub(): nock.Scope {
+  return github()
+    .get(`${PULLS}/1`)
+    .reply(200, { state: 'open' })
+    .get(`${PULLS}/2`)
+    .reply(200, closed(3, true))
+    .get(`${PULLS}/3`)
+    .reply(200, closed(10 / 60))
+    .get(`${PULLS}/4`)
+    .reply(404, { message: 'Not Found' })
+    .get(`${PULLS}/5`)
+    .reply(404, { message: 'Not Found' })
+    .get(`${PULLS}/7`)
+    .times(4)
+    .reply(502, 'upstream error')
+    .get(`${PULLS}/8`)
+    .reply(403, { message: 'Resource not accessible by integration' });
+}
+
+describe('sweep: GitHub through nock, the cluster through the fake API server', () => {
+  let cluster: FakeCluster;
+  let kubeconfig: string;
+
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+    nock.enableNetConnect('127.0.0.1');
+  });
+  beforeEach(async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    seed(cluster);
+    ({ kubeconfig } = await cluster.start());
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    await cluster.stop();
+  });
+
+  async function sweep(
+    inputs: Record<string, string>,
+    limits?: GitHubLimits,
+  ): Promise<{ report: RunReport; log: string[]; sent: number }> {
+    const settings = readSettings(
+      (name) =>
+        ({
+          sweep: 'plan',
+          'sweep-pr-label': LABEL,
+          'sweep-repository': 'acme/shop',
+          'github-token': TOKEN,
+          'protected-namespaces': 'keep-*',
+          timeout: '20s',
+          ...inputs,
+        })[name] ?? '',
+    );
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig);
+    const gh = await createGitHub({ token: TOKEN, baseUrl: API, clock: new SkipClock(), limits });
+    const logger = new RecordingLogger();
+    const report = await runEngine(
+      settings,
+      {
+        kube: createKube(kc),
+        logger,
+        clock: systemClock,
+        github: async () => gh,
+        serverUrl: 'https://ghe.example.com',
+        pollMs: 2_000,
+        progressMs: 500,
+      },
+      { repository: 'acme/shop' },
+    );
+    return { report, log: logger.lines, sent: gh.sent };
+  }
+
+  const decisions = (r: RunReport): [string, string][] =>
+    r.sweep!.entries.map((e) => [e.namespace, e.protected ? 'protected' : e.decision]);
+
+  test('plan: lists what would go and why, asks once per PR, deletes nothing', async () => {
+    const scope = answerGitHub();
+    const { report, log } = await sweep({ sweep: 'plan' });
+    scope.done();
+    expect(decisions(report)).toEqual([
+      ['keep-pr-2', 'protected'],
+      ['pr-1', 'keep'],
+      ['pr-2', 'go'],
+      ['pr-2-db', 'go'],
+      ['pr-3', 'keep'],
+      ['pr-4', 'go'],
+      ['pr-5', 'keep'],
+      ['pr-7', 'keep'],
+      ['pr-8', 'keep'],
+      ['pr-bad', 'keep'],
+    ]);
+    expect(report.sweep!.pulls).toBe(7);
+    expect(report.targets).toEqual([]);
+    expect(cluster.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    for (const n of ['pr-1', 'pr-2', 'pr-4', 'pr-7', 'keep-pr-2']) expect(cluster.namespace(n)).toBeDefined();
+    const listed = cluster.requests.filter((r) => r.path === '/api/v1/namespaces');
+    expect(listed.map((r) => new URLSearchParams(r.query).get('labelSelector'))).toEqual([LABEL]);
+    expect(log).toContainEqual(
+      expect.stringMatching(/^warning: pr-bad: kept — label value "main" is not a pull request number/),
+    );
+    const summary = renderSummary(report);
+    expect(summary).toContain(
+      '### Sweep plan (nothing deleted): 3 would go, 6 kept, 1 protected, 1 with a label that is not a PR number',
+    );
+    expect(summary).toMatch(
+      /\| pr-2 \| 🗑️ would go \| \[#2\]\(https:\/\/ghe.example.com\/acme\/shop\/pull\/x\) merged \| PR &#35;2 merged 3h 00m ago \| 5h 00m \|/,
+    );
+    expect(summary).toMatch(
+      /\| pr-4 \| 🗑️ would go \| \[#4\]\(https:\/\/ghe.example.com\/acme\/shop\/pull\/4\) not found \| PR &#35;4 does not exist/,
+    );
+    expect(summary).toMatch(
+      /\| pr-7 \| kept \| \[#7\]\(.*\) unknown \| PR &#35;7 state unknown &#40;GitHub answered 502/,
+    );
+  });
+
+  test('on: only the chosen namespaces go through delete → wait → report; open, unknown and protected stay', async () => {
+    const scope = answerGitHub();
+    const { report } = await sweep({ sweep: 'on' });
+    scope.done();
+    expect(report.targets.map((t) => [t.name, t.outcome])).toEqual([
+      ['keep-pr-2', 'refused'],
+      ['pr-2', 'gone'],
+      ['pr-2-db', 'gone'],
+      ['pr-4', 'gone'],
+    ]);
+    const deletes = cluster.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
+    expect(deletes.sort()).toEqual([
+      '/api/v1/namespaces/pr-2',
+      '/api/v1/namespaces/pr-2-db',
+      '/api/v1/namespaces/pr-4',
+    ]);
+    for (const n of ['pr-1', 'pr-3', 'pr-5', 'pr-7', 'pr-8', 'pr-bad', 'keep-pr-2', 'unlabelled'])
+      expect(cluster.namespace(n)?.metadata.deletionTimestamp).toBeUndefined();
+    expect(renderSummary(report)).toMatch(/\| pr-2 \| ✅ went \|/);
+  });
+
+  test('a namespace of an open PR is never deleted, whatever GitHub answers for it', async () => {
+    const scope = github()
+      .get(/\/repos\/acme\/shop\/pulls\/\d+/)
+      .times(100)
+      .reply((uri: string) => {
+        if (uri.endsWith('/1') || uri.endsWith('/7')) return [500, 'oops'];
+        if (uri.endsWith('/8'))
+          return [
+            403,
+            { message: 'API rate limit exceeded' },
+            { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '9999999999' },
+          ];
+        return [200, closed(48)];
+      });
+    const { report } = await sweep({ sweep: 'on', 'sweep-max-age': '1h', selector: 'team=shop' });
+    scope.persist(false);
+    for (const n of ['pr-1', 'pr-7', 'pr-8']) {
+      expect(report.sweep!.entries.find((e) => e.namespace === n)).toMatchObject({
+        decision: 'keep',
+        reason: expect.stringMatching(/state unknown/),
+      });
+      expect(cluster.namespace(n)?.metadata.deletionTimestamp).toBeUndefined();
+    }
+    expect(cluster.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).not.toContainEqual(
+      expect.stringMatching(/pr-(1|7|8)$/),
+    );
+    // The selector widened the candidates to the unlabelled namespace, which sweep-max-age lets go.
+    expect(report.targets.map((t) => t.name)).toContain('unlabelled');
+  });
+
+  test('300 PRs over 600 namespaces with a cap of 250 requests: 250 asked, the rest kept as unknown', async () => {
+    await cluster.stop();
+    cluster = new FakeCluster({ controller: FAST });
+    for (let pr = 1; pr <= 300; pr++)
+      for (const suffix of ['app', 'db'])
+        cluster.addNamespace(`pr-${pr}-${suffix}`, {
+          labels: { [LABEL]: String(pr) },
+          createdAt: hoursAgo(5),
+        });
+    ({ kubeconfig } = await cluster.start());
+    let asked = 0;
+    github()
+      .get(/\/repos\/acme\/shop\/pulls\/\d+/)
+      .times(300)
+      .reply(() => (asked++, [200, closed(48)]));
+    const { report, sent } = await sweep({ sweep: 'plan' }, { maxRequests: 250 });
+    expect(asked).toBe(250);
+    expect(sent).toBe(250);
+    const go = report.sweep!.entries.filter((e) => e.decision === 'go');
+    const capped = report.sweep!.entries.filter((e) => /cap of 250/.test(e.reason));
+    expect(go).toHaveLength(500);
+    expect(capped).toHaveLength(100);
+    expect(report.sweep!.pulls).toBe(300);
+  });
+});

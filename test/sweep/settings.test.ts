@@ -1,0 +1,123 @@
+import { readSettings } from '../../src/settings.js';
+
+const SWEEP = {
+  sweep: 'plan',
+  'sweep-pr-label': 'preview.example.com/pr',
+  'sweep-repository': 'acme/shop',
+  'github-token': 'ghs_x',
+};
+const reader =
+  (given: Record<string, string | undefined>) =>
+  (name: string): string =>
+    given[name] ?? '';
+
+describe('sweep and PR comment inputs', () => {
+  test.each([
+    {
+      name: 'plan with defaults',
+      given: SWEEP,
+      expect: {
+        sweep: {
+          mode: 'plan',
+          prLabel: 'preview.example.com/pr',
+          closedForMs: 3_600_000,
+          maxAgeMs: undefined,
+          repository: { owner: 'acme', repo: 'shop' },
+        },
+        prComment: false,
+      },
+    },
+    {
+      name: 'on, narrowed by a selector, with a max age and a grace period',
+      given: {
+        ...SWEEP,
+        sweep: 'on',
+        selector: 'team=shop',
+        'sweep-closed-for': '30m',
+        'sweep-max-age': '72h',
+      },
+      expect: { selector: 'team=shop', sweep: { mode: 'on', closedForMs: 1_800_000, maxAgeMs: 259_200_000 } },
+    },
+    { name: 'off is no sweep', given: { namespaces: 'a', sweep: 'off' }, expect: { sweep: undefined } },
+    {
+      name: 'pr-comment with the token',
+      given: { namespaces: 'a', 'pr-comment': 'true', 'github-token': 't' },
+      expect: { prComment: true, githubToken: 't' },
+    },
+  ])('$name', ({ given, expect: want }) => {
+    expect(readSettings(reader(given))).toMatchObject(want);
+  });
+
+  test.each([
+    {
+      name: 'unknown mode',
+      given: { ...SWEEP, sweep: 'yes' },
+      input: 'sweep',
+      message: /"sweep" is "yes"; allowed: off, plan, on/,
+    },
+    {
+      name: 'namespaces and sweep together',
+      given: { ...SWEEP, namespaces: 'pr-1' },
+      input: 'namespaces',
+      message: /"namespaces" and "sweep: plan" cannot be used together/,
+    },
+    {
+      name: 'no PR label',
+      given: { ...SWEEP, 'sweep-pr-label': '' },
+      input: 'sweep-pr-label',
+      message: /"sweep-pr-label" is empty/,
+    },
+    {
+      name: 'PR label is a selector, not a key',
+      given: { ...SWEEP, 'sweep-pr-label': 'pr=1' },
+      input: 'sweep-pr-label',
+      message: /"pr=1", which is not a label key/,
+    },
+    {
+      name: 'PR label with a bad prefix',
+      given: { ...SWEEP, 'sweep-pr-label': 'Bad_Prefix/pr' },
+      input: 'sweep-pr-label',
+      message: /not a label key: .*invalid prefix/,
+    },
+    {
+      name: 'closed-for not a duration',
+      given: { ...SWEEP, 'sweep-closed-for': '1 day' },
+      input: 'sweep-closed-for',
+      message: /"sweep-closed-for" is "1 day", which is not a duration/,
+    },
+    {
+      name: 'max age not a duration',
+      given: { ...SWEEP, 'sweep-max-age': '3d' },
+      input: 'sweep-max-age',
+      message: /"sweep-max-age" is "3d"/,
+    },
+    {
+      name: 'repository without owner',
+      given: { ...SWEEP, 'sweep-repository': 'shop' },
+      input: 'sweep-repository',
+      message: /"sweep-repository" is "shop"; expected owner\/name/,
+    },
+    {
+      name: 'sweep without a token',
+      given: { ...SWEEP, 'github-token': '' },
+      input: 'github-token',
+      message: /"github-token" is empty; the sweep needs/,
+    },
+    {
+      name: 'pr-comment without a token',
+      given: { namespaces: 'a', 'pr-comment': 'true' },
+      input: 'github-token',
+      message: /"pr-comment: true" needs a token/,
+    },
+    {
+      name: 'pr-comment not a boolean',
+      given: { namespaces: 'a', 'pr-comment': 'yes' },
+      input: 'pr-comment',
+      message: /"pr-comment" is "yes"; allowed: true or false/,
+    },
+  ])('$name', ({ given, input, message }) => {
+    expect(() => readSettings(reader(given))).toThrow(
+      expect.objectContaining({ name: 'ConfigError', input, message: expect.stringMatching(message) }),
+    );
+  });
+});
