@@ -58,7 +58,7 @@ describe('cancellation leaves a result (node dist/index.js)', () => {
 
       expect(run.code).not.toBe(0);
       expect(run.stdout).toContain(`::warning::${signal} received: stopping`);
-      expect(run.summary).toMatch(/^## Namespace teardown \(cancelled\): 1 gone, 1 stuck/);
+      expect(run.summary).toContain('## ❌ Namespace teardown (cancelled): 1 stuck, 1 gone of 2 namespaces');
       expect(run.outputs.result).toBe('error');
       expect(JSON.parse(run.outputs.stuck!)).toEqual(['pr-2']);
       expect(JSON.parse(run.outputs.deleted!)).toEqual(['pr-1']);
@@ -89,7 +89,7 @@ describe('cancellation leaves a result (node dist/index.js)', () => {
     expect(run.report?.cancelled).toBe(true);
     expect(run.report?.targets.map((t) => [t.name, t.outcome])).toEqual([['pr-1', 'error']]);
     expect(run.report?.targets[0]?.note).toContain('the run was cancelled');
-    expect(run.summary).toContain('## Namespace teardown (cancelled): 1 error');
+    expect(run.summary).toContain('## ❌ Namespace teardown (cancelled): 1 error of 1 namespace');
     expect(run.outputs.result).toBe('error');
     expect(run.outputs.report).toMatch(/\.json$/);
   });

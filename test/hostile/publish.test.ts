@@ -34,7 +34,7 @@ describe('publishing survives runner faults (node dist/index.js)', () => {
     expect(run.code).toBe(0);
     expect(dirname(run.outputs.report!)).toBe(tmpdir());
     expect(existsSync(run.outputs.report!)).toBe(true);
-    expect(run.summary).toContain('## Namespace teardown: 1 already-gone');
+    expect(run.summary).toContain('Namespace teardown: 1 already gone of 1 namespace');
   });
 
   test('a step without an id gets a readable report name, and two runs never share one', async () => {
