@@ -11,7 +11,9 @@ export interface FakePull {
 export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   readonly comments: { id: number; body: string }[] = [];
-  readonly requests: { method: string; path: string; authorized: boolean }[] = [];
+  readonly requests: { method: string; path: string; authorized: boolean; at: number }[] = [];
+  /** Added before every answer, like the round trip to a real GitHub. */
+  delayMs = 0;
   private server: Server | undefined;
 
   constructor(private readonly token: string) {}
@@ -19,7 +21,8 @@ export class FakeGitHub {
   /** Listen on a free port; resolves to the API base URL (what GITHUB_API_URL would be). */
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
-      void this.handle(req).then(([status, body]) => {
+      void this.handle(req).then(async ([status, body]) => {
+        if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
         res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999' });
         res.end(JSON.stringify(body));
       });
@@ -35,7 +38,7 @@ export class FakeGitHub {
   private async handle(req: IncomingMessage): Promise<[number, unknown]> {
     const url = new URL(req.url ?? '/', 'http://x');
     const authorized = req.headers.authorization === `token ${this.token}`;
-    this.requests.push({ method: req.method ?? '', path: url.pathname, authorized });
+    this.requests.push({ method: req.method ?? '', path: url.pathname, authorized, at: Date.now() });
     if (!authorized) return [401, { message: 'Bad credentials' }];
     const pull = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
     if (pull && req.method === 'GET') {
