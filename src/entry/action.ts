@@ -1,16 +1,22 @@
 /** Wiring: read inputs, build the real adapters, run the teardown, publish. The one catch → setFailed. */
 import * as core from '@actions/core';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../shared/errors.js';
 import { connect } from './connect.js';
 import { explain } from './explain.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
+import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import { breakCommands } from '../report/escape.js';
+import { reportFileName } from '../report/outputs.js';
 import { publish } from '../report/publish.js';
-import { readSettings } from '../settings/settings.js';
+import { failedReport, runDeadline } from '../teardown/run.js';
+import { readSettings, type Settings } from '../settings/settings.js';
+
+/** After SIGINT/SIGTERM, how long the run may take to stop before the state known so far is published. */
+export const CANCEL_BUDGET_MS = 4_000;
 
 /** A Logger on @actions/core; every line is kept from forming a workflow command. */
 export const coreLogger: Logger = {
@@ -20,27 +26,93 @@ export const coreLogger: Logger = {
   group: (title, fn) => core.group(breakCommands(title), fn),
 };
 
+/** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
+function budgetAfter(signal: AbortSignal): Promise<'late'> {
+  return new Promise((resolve) =>
+    signal.addEventListener('abort', () => setTimeout(() => resolve('late'), CANCEL_BUDGET_MS).unref(), {
+      once: true,
+    }),
+  );
+}
+
+/** Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run. */
+function onCancel(cancel: AbortController): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) return;
+    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`);
+    cancel.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+type Github = ReturnType<typeof lazyGitHub>;
+
+async function teardown(
+  settings: Settings,
+  cancel: AbortController,
+  started: number,
+  context: RunContext,
+  github: Github,
+): Promise<RunReport> {
+  try {
+    // Exec plugins and auth providers make credentials at run time: mask each new one once.
+    const masked = new Set<string>();
+    const mask = (secret: string): void => {
+      if (masked.has(secret)) return;
+      masked.add(secret);
+      core.setSecret(secret);
+    };
+    const { kube, cluster, secrets } = await connect(settings.kubeconfig, settings.context, {
+      deadline: runDeadline(started, settings.timeoutMs),
+      signal: cancel.signal,
+      onSecret: mask,
+    });
+    for (const secret of secrets) mask(secret);
+    const deps = {
+      kube,
+      logger: coreLogger,
+      clock: systemClock,
+      signal: cancel.signal,
+      github,
+      serverUrl: serverUrlOf(process.env),
+    };
+    const result = await Promise.race([
+      runEngine(settings, deps, { ...context, cluster }),
+      budgetAfter(cancel.signal),
+    ]);
+    if (result !== 'late') return result;
+    return failedReport(settings, context, started, 'the run did not stop in time after cancellation', true);
+  } catch (error) {
+    // A bad kubeconfig is bad input: one clear line, no result to report.
+    if (error instanceof ConfigError) throw error;
+    return failedReport(settings, context, started, explain(error), cancel.signal.aborted);
+  }
+}
+
 /** The action's entry point. */
 export async function run(): Promise<void> {
+  const cancel = new AbortController();
+  const release = onCancel(cancel);
   try {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
-    const { kube, cluster, secrets } = await connect(settings.kubeconfig, settings.context);
-    for (const secret of secrets) core.setSecret(secret);
+    const started = systemClock.now();
     const context = readRunContext(process.env);
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
-    const report = await runEngine(
-      settings,
-      { kube, logger: coreLogger, clock: systemClock, github, serverUrl: serverUrlOf(process.env) },
-      { ...context, cluster },
-    );
-    const reportPath = join(
-      process.env.RUNNER_TEMP || tmpdir(),
-      `namespace-teardown-${process.env.GITHUB_ACTION || 'report'}.json`,
-    );
-    await publish(report, reportPath);
-    if (settings.prComment) await commentOnPullRequest(report, context, github, coreLogger);
+    const report = await teardown(settings, cancel, started, context, github);
+    const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
+    await publish(report, name, process.env.RUNNER_TEMP);
+    if (settings.prComment && !cancel.signal.aborted) {
+      await commentOnPullRequest(report, context, github, coreLogger);
+    }
   } catch (error) {
     core.setFailed(breakCommands(explain(error)));
+  } finally {
+    release();
   }
 }

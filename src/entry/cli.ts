@@ -11,6 +11,7 @@ import { connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { explain } from './explain.js';
+import { runDeadline } from '../teardown/run.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
@@ -107,7 +108,9 @@ export async function cli(argv: string[]): Promise<number> {
     const settings = readSettings(read);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
-    const { kube, cluster } = await connect(content, settings.context);
+    const { kube, cluster } = await connect(content, settings.context, {
+      deadline: runDeadline(systemClock.now(), settings.timeoutMs),
+    });
     const github = lazyGitHub(settings, process.env, systemClock, stderrLogger);
     const report = await runEngine(
       settings,

@@ -1,11 +1,12 @@
 /** From kubeconfig text (or the usual places) to the Kube adapter, for both entry points. */
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient, KubeClientOptions } from '../kube/client.js';
 import type { ClusterIdentity } from '../teardown/outcome.js';
 
 /** The adapter for `context` of the kubeconfig, the cluster it names, and the credentials the log must mask. */
 export async function connect(
   kubeconfig: string | undefined,
   context: string | undefined,
+  options: KubeClientOptions = {},
 ): Promise<{ kube: KubeClient; cluster: ClusterIdentity; secrets: string[] }> {
   // client-node is most of the bundle's load time: load it only once the inputs are known to be good.
   const [{ loadKubeConfig, clusterIdentity }, { createKube }] = await Promise.all([
@@ -13,5 +14,9 @@ export async function connect(
     import('../kube/client.js'),
   ]);
   const loaded = loadKubeConfig({ kubeconfig, context, env: process.env });
-  return { kube: createKube(loaded.kc), cluster: clusterIdentity(loaded.kc), secrets: loaded.secrets };
+  return {
+    kube: createKube(loaded.kc, options),
+    cluster: clusterIdentity(loaded.kc),
+    secrets: loaded.secrets,
+  };
 }

@@ -28,6 +28,12 @@ export interface KubeClientOptions {
   discoveryConcurrency?: number;
   /** Waiting between retries; injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Epoch ms of the run's one deadline: requests, retries, 429 waits, credential plugins and watch starts end by it. */
+  deadline?: number;
+  /** Cancellation: no new request; reads stop at once, a write in flight gets 2 s to finish. */
+  signal?: AbortSignal;
+  /** Told every credential requests carry (exec plugins and auth providers included), to mask it. */
+  onSecret?: (secret: string) => void;
   /** The time (Retry-After dates, credential refresh); injectable for tests. Default: the system clock. */
   now?: () => number;
 }
@@ -76,6 +82,9 @@ function transportSettings(opts: KubeClientOptions): TransportSettings {
     maxWaitMs: opts.throttle?.maxWaitMs ?? 30_000,
     timeoutMs: opts.timeoutMs ?? 60_000,
     sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    deadline: opts.deadline,
+    signal: opts.signal,
+    onSecret: opts.onSecret,
     now: opts.now ?? systemClock.now,
   };
 }

@@ -67,6 +67,14 @@ function checkServer(cluster: Cluster, source: string, input: string | undefined
       input,
     );
   }
+  // kubectl refuses this pair too: the CA would be silently ignored, and nothing would check the server.
+  if (cluster.skipTLSVerify && (cluster.caData || cluster.caFile)) {
+    throw new ConfigError(
+      `cluster "${cluster.name}" in ${source} sets insecure-skip-tls-verify together with a certificate ` +
+        'authority; remove one of them (kubectl refuses this combination too)',
+      input,
+    );
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
       `cluster "${cluster.name}" in ${source} has an unsupported server URL scheme`,

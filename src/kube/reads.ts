@@ -1,5 +1,5 @@
 /** The GETs of the port: namespaces, metadata-only lists, and raw objects for the diagnosis. */
-import type { ApiResource, MetaPage, NamespaceState } from './port.js';
+import { KubeError, type ApiResource, type MetaPage, type NamespaceState } from './port.js';
 import { arr, continueOf, mapMeta, mapNamespace, rec } from './map.js';
 import { describePath, enc, resourceName, resourcePath, splitPath } from './paths.js';
 import { JSON_TYPE, METADATA_LIST_TYPE } from './request.js';
@@ -22,6 +22,7 @@ export async function getNamespace(t: Transport, name: string): Promise<Namespac
 /** Every namespace matching `labelSelector`, following `continue` tokens. */
 export async function listNamespaces(t: Transport, labelSelector: string): Promise<NamespaceState[]> {
   const out: NamespaceState[] = [];
+  const seen = new Set<string>();
   let cont: string | undefined;
   do {
     const list = rec(
@@ -35,6 +36,17 @@ export async function listNamespaces(t: Transport, labelSelector: string): Promi
     );
     for (const item of arr(list.items)) out.push(mapNamespace(item));
     cont = continueOf(list) || undefined;
+    // A server that repeats a token would page forever: that is an error, not a longer list.
+    if (cont !== undefined && seen.has(cont)) {
+      throw new KubeError(
+        `the server repeated the continue token of the namespace list after ${seen.size} page(s); stopped paging`,
+        0,
+        'UnexpectedServerResponse',
+        'list',
+        'namespaces',
+      );
+    }
+    if (cont !== undefined) seen.add(cont);
   } while (cont);
   return out;
 }

@@ -62,6 +62,10 @@ async function sendDirect(d: DirectDispatcher, ctx: RequestContext, url: string)
 
 /** How long auth headers from the kubeconfig are reused before they are made again. */
 const AUTH_REFRESH_MS = 60_000;
+/** After cancellation, how long a write already sent may take to finish. */
+export const WRITE_GRACE_MS = 2_000;
+/** Timers fire a little early or late: this close to the deadline counts as past it. */
+const DEADLINE_SLACK_MS = 50;
 
 /** Resolved transport options (see `KubeClientOptions`). */
 export interface TransportSettings {
@@ -72,6 +76,13 @@ export interface TransportSettings {
   maxWaitMs: number;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
+  /** Epoch ms of the run's one deadline: no request is sent, waited for or retried past it. */
+  deadline?: number;
+  /** Cancellation: no new request; reads in flight stop at once, a write in flight gets WRITE_GRACE_MS. */
+  signal?: AbortSignal;
+  /** Told every credential a request carries (exec plugins, auth providers), so that it can be masked. */
+  onSecret?: (secret: string) => void;
+  /** The time (Retry-After dates, credential refresh); injectable for tests. */
   now: () => number;
 }
 
@@ -93,6 +104,10 @@ export class Transport {
   private auth: { headers: Record<string, string>; at: number } | undefined;
   /** The first dispatcher client-node builds (TLS options, connection pool) is reused for every request. */
   private dispatcher: ReturnType<RequestContext['getDispatcher']>;
+  /** Credentials seen in auth headers: masked by `onSecret` and cut out of server text. */
+  private readonly secrets = new Set<string>();
+  /** Aborted WRITE_GRACE_MS after cancellation, for writes in flight. */
+  private readonly writeSignal: AbortSignal | undefined;
 
   constructor(kc: KubeConfig, settings: TransportSettings) {
     const cluster = kc.getCurrentCluster();
@@ -101,6 +116,36 @@ export class Transport {
     this.kc = kc;
     this.s = settings;
     this.http = new IsomorphicFetchHttpLibrary();
+    this.writeSignal = settings.signal && graced(settings.signal, WRITE_GRACE_MS);
+  }
+
+  /** Milliseconds left before the deadline (Infinity without one). */
+  left(): number {
+    return this.s.deadline === undefined ? Infinity : this.s.deadline - this.s.now();
+  }
+
+  /** Throw when no new request may start: cancelled, or the deadline has passed. */
+  private check(req: Req): void {
+    if (this.s.signal?.aborted) throw stopped(req, 'the run was cancelled', 'Cancelled');
+    if (this.left() <= 0) throw stopped(req, "the run's deadline has passed", 'DeadlineExceeded');
+  }
+
+  /** Wait `ms` before trying again, unless that would pass the deadline (then stop) or the run is cancelled. */
+  private async pause(req: Req, ms: number, why: string): Promise<void> {
+    if (ms >= this.left()) {
+      const left = Math.max(0, Math.round(this.left() / 1000));
+      throw stopped(
+        req,
+        `${why}, asked to wait ${Math.ceil(ms / 1000)} s with ${left} s left before the deadline`,
+        'DeadlineExceeded',
+      );
+    }
+    const { signal } = this.s;
+    await Promise.race([
+      this.s.sleep(ms),
+      signal && new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+    ]);
+    this.check(req);
   }
 
   /** Send with retries; returns the final response (any status) or throws a KubeError for network failures. */
@@ -108,6 +153,7 @@ export class Transport {
     const url = urlOf(this.server, req);
     const tries: Tries = { failures: 0, throttled: 0 };
     for (;;) {
+      this.check(req);
       const res = await this.attempt(req, url, tries, stream);
       if (res && !(await this.retryStatus(req, res, tries))) return res;
     }
@@ -156,34 +202,45 @@ export class Transport {
     stream?: AbortController,
   ): Promise<Exchange | undefined> {
     let headerTimer: NodeJS.Timeout | undefined;
+    // One request never outlives the deadline, however long the per-request timeout is.
+    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, this.left()));
+    const cancel = req.method === 'GET' ? this.s.signal : this.writeSignal;
     try {
       if (stream) {
         headerTimer = setTimeout(
           () => stream.abort(new DOMException('no response headers in time', 'TimeoutError')),
-          this.s.timeoutMs,
+          timeoutMs,
         );
       }
-      const response = await this.sendOnce(req, url, tries, stream?.signal);
+      const limit = stream?.signal ?? AbortSignal.timeout(timeoutMs);
+      const signal = cancel ? AbortSignal.any([limit, cancel]) : limit;
+      // The pool does not always honour the signal while it connects (a TLS handshake that never completes).
+      const response = await untilAborted(this.sendOnce(req, url, tries, signal), signal);
       const { httpStatusCode: status, headers } = response;
       clearTimeout(headerTimer);
       let text = '';
       if (!stream || status !== 200) {
         text = await response.body.text();
         this.bytes += Buffer.byteLength(text);
+        text = this.redact(text);
       }
       return { status, headers, text, response };
     } catch (err) {
       clearTimeout(headerTimer);
       if (err instanceof KubeError) throw err;
+      if (cancel?.aborted) throw stopped(req, 'the run was cancelled', 'Cancelled');
       const code = networkCode(err);
       tries.failures++;
       if (
         isRetriable(code, req.method, stream?.signal.aborted === true) &&
-        tries.failures < this.s.attempts
+        tries.failures < this.s.attempts &&
+        this.left() > DEADLINE_SLACK_MS
       ) {
-        const { sleep } = this.s;
-        await sleep(backoff(this.s.baseMs, tries.failures));
+        await this.pause(req, backoff(this.s.baseMs, tries.failures), 'retrying after a network failure');
         return undefined;
+      }
+      if (this.left() <= DEADLINE_SLACK_MS) {
+        throw stopped(req, `no answer from ${this.server} before the run's deadline`, 'DeadlineExceeded');
       }
       throw networkError(err, code, tries.failures, req, this.server);
     }
@@ -192,7 +249,6 @@ export class Transport {
   /** Whether a response is to be retried (429 within its budget, 5xx on GET); waits first when so. */
   private async retryStatus(req: Req, res: Res, tries: Tries): Promise<boolean> {
     const { s } = this;
-    const { sleep } = s;
     if (res.status === 401 && tries.cachedAuth && !tries.reauthenticated) {
       // Cached credentials may have expired: make them again once before giving up.
       this.auth = undefined;
@@ -201,17 +257,18 @@ export class Transport {
     }
     if (res.status === 429 && tries.throttled < s.maxThrottle) {
       tries.throttled++;
-      await sleep(
-        retryAfterMs(res.headers, res.text, s.maxWaitMs, s.now()) ?? backoff(s.baseMs, tries.throttled),
-      );
+      // A Retry-After longer than what is left means stop and report, not wait.
+      const wait =
+        retryAfterMs(res.headers, res.text, Infinity, s.now()) ?? backoff(s.baseMs, tries.throttled);
+      await this.pause(req, wait >= this.left() ? wait : Math.min(wait, s.maxWaitMs), 'throttled (429)');
       return true;
     }
     if (res.status >= 500 && res.status !== 501 && req.method === 'GET') {
       tries.failures++;
-      if (tries.failures < s.attempts) {
-        await sleep(
-          retryAfterMs(res.headers, res.text, s.maxWaitMs, s.now()) ?? backoff(s.baseMs, tries.failures),
-        );
+      if (tries.failures < s.attempts && this.left() > 0) {
+        const wait =
+          retryAfterMs(res.headers, res.text, s.maxWaitMs, s.now()) ?? backoff(s.baseMs, tries.failures);
+        await this.pause(req, wait, `retrying after HTTP ${res.status}`);
         return true;
       }
     }
@@ -231,8 +288,10 @@ export class Transport {
       return true;
     }
     try {
-      await this.kc.applySecurityAuthentication(ctx);
+      // An exec credential plugin may never return: it gets the time left, like any request.
+      await this.bounded(req, this.kc.applySecurityAuthentication(ctx), 'the kubeconfig credentials');
     } catch (err) {
+      if (err instanceof KubeError) throw err;
       throw new KubeError(
         `cannot prepare a request to ${this.server} from the kubeconfig: ${messageOf(err)}`,
         0,
@@ -242,12 +301,52 @@ export class Transport {
       );
     }
     this.auth = { headers: { ...ctx.getHeaders() }, at: now };
+    this.learnSecrets(this.auth.headers);
     const built = ctx.getDispatcher();
     if (built) {
       if (this.dispatcher) ctx.setDispatcher(this.dispatcher);
       else this.dispatcher = built;
     }
     return false;
+  }
+
+  /** `work`, or a KubeError when the deadline or cancellation comes first. */
+  private async bounded<T>(req: Req, work: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const { signal } = this.s;
+    const limit = new Promise<never>((_, reject) => {
+      const fail = (): void =>
+        reject(
+          signal?.aborted
+            ? stopped(req, 'the run was cancelled', 'Cancelled')
+            : stopped(req, `${what} took until the run's deadline`, 'DeadlineExceeded'),
+        );
+      timer = setTimeout(fail, Math.max(0, Math.min(this.s.timeoutMs, this.left())));
+      signal?.addEventListener('abort', fail, { once: true });
+    });
+    try {
+      return await Promise.race([work, limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Remember (and hand to `onSecret`) the credentials in auth headers: bearer tokens and basic auth. */
+  private learnSecrets(headers: Record<string, string>): void {
+    for (const [name, value] of Object.entries(headers)) {
+      if (name.toLowerCase() !== 'authorization') continue;
+      const credential = value.replace(/^\s*(Bearer|Basic)\s+/i, '').trim();
+      if (credential.length < 8 || this.secrets.has(credential)) continue;
+      this.secrets.add(credential);
+      this.s.onSecret?.(credential);
+    }
+  }
+
+  /** Server text without any credential we sent (a server may echo the Authorization header). */
+  private redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join('***');
+    return out;
   }
 
   /** One HTTP exchange. With `signal`, the body is returned unread (streaming). */
@@ -266,9 +365,34 @@ export class Transport {
       ctx.setBody(JSON.stringify(req.body));
     }
     ctx.setSignal(signal ?? AbortSignal.timeout(this.s.timeoutMs));
+    if (signal?.aborted) throw signal.reason;
     this.requests++;
     const dispatcher = ctx.getDispatcher() as DirectDispatcher | undefined;
     if (typeof dispatcher?.request !== 'function') return this.http.send(ctx).toPromise();
     return sendDirect(dispatcher, ctx, url);
   }
+}
+
+/** A KubeError for a request that was not sent or not waited for: cancelled, or past the deadline. */
+function stopped(req: Req, why: string, reason: 'Cancelled' | 'DeadlineExceeded'): KubeError {
+  return new KubeError(`${req.verb} ${req.resource ?? req.path}: ${why}`, 0, reason, req.verb, req.resource);
+}
+
+/** A signal that aborts `ms` after `signal` does. */
+function graced(signal: AbortSignal, ms: number): AbortSignal {
+  const later = new AbortController();
+  signal.addEventListener('abort', () => setTimeout(() => later.abort(signal.reason), ms).unref(), {
+    once: true,
+  });
+  return later.signal;
+}
+
+/** `work`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

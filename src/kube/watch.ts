@@ -129,6 +129,9 @@ async function consume(
   }
 }
 
+/** A watch line longer than this is refused: a namespace object is far smaller, and memory stays bounded. */
+export const MAX_WATCH_LINE = 4 * 1024 * 1024;
+
 /** Feed each non-empty line of the stream to `onLine`, counting the bytes read. */
 async function readLines(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -141,11 +144,22 @@ async function readLines(
     const { done, value } = await reader.read();
     if (done) break;
     countBytes(value.byteLength);
-    buffer += decoder.decode(value, { stream: true });
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+    const text = decoder.decode(value, { stream: true });
+    buffer += text;
+    // Only a chunk with a newline can complete a line: no rescan of a long unfinished one.
+    for (let i = text.includes('\n') ? buffer.indexOf('\n') : -1; i >= 0; i = buffer.indexOf('\n')) {
       const line = buffer.slice(0, i).trim();
       buffer = buffer.slice(i + 1);
       if (line) onLine(line);
+    }
+    if (buffer.length > MAX_WATCH_LINE) {
+      throw new KubeError(
+        `a watch line grew past ${MAX_WATCH_LINE} bytes without a newline; the stream was closed`,
+        0,
+        'LineTooLong',
+        'watch',
+        'namespaces',
+      );
     }
   }
   buffer += decoder.decode();

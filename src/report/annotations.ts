@@ -69,10 +69,14 @@ function others(report: RunReport): Annotation[] {
       out.push({
         level: 'warning',
         title: `Namespace ${t.name} not deleted`,
-        message: report.settings.delete
-          ? 'Still Active at the timeout: it was never seen Terminating.'
-          : 'delete is false and nobody deleted it before the timeout.',
+        message:
+          t.note ??
+          (report.settings.delete
+            ? 'Still Active at the timeout: it was never seen Terminating.'
+            : 'delete is false and nobody deleted it before the timeout.'),
       });
+    if (t.outcome === 'error')
+      out.push({ level: 'error', title: `Namespace ${t.name}: error`, message: t.note ?? 'failed' });
     if (t.outcome === 'recreated')
       out.push({
         level: 'notice',

@@ -22,9 +22,12 @@ export function safeLog(text: string): string {
   return breakCommands(oneLine(text));
 }
 
-/** Every `::` broken by a zero-width space, line breaks kept: no line of `text` can start a workflow command. */
+/**
+ * Every `::` (and the runner's legacy `##[`) broken by a zero-width space, line breaks kept: no line of `text`
+ * can start a workflow command.
+ */
 export function breakCommands(text: string): string {
-  return text.replace(/::/g, ':\u200b:');
+  return text.replace(/::/g, ':\u200b:').replace(/##\[/g, '#\u200b#[');
 }
 
 /**

@@ -8,6 +8,7 @@ import { sweepCounts } from './sweep.js';
 
 /** How each outcome is counted in the headline, most urgent first. */
 export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
+  error: { rank: -1, words: 'error' },
   stuck: { rank: 0, words: 'stuck' },
   refused: { rank: 1, words: 'refused (protected)' },
   active: { rank: 2, words: 'not deleted' },
@@ -65,7 +66,15 @@ export function renderHeadline(report: RunReport): string {
     ? `**The check fails:** ${report.failures.map(shortReason).join('; ')}.`
     : '**The check passes.**';
   const sweep = report.sweep ? ` · sweep: ${sweepCounts(report.sweep)}` : '';
-  return [`## ${icon} Namespace teardown: ${counts(report)}${sweep}`, whereLine(report), check]
+  const cancelled = report.cancelled ? ' (cancelled)' : '';
+  // The run's own error is among the failures, unless fail-on is never.
+  const error = report.error && !fails ? `**Error:** ${md(report.error, 600)}` : '';
+  return [
+    `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${sweep}`,
+    whereLine(report),
+    check,
+    error,
+  ]
     .filter(Boolean)
     .join('\n\n');
 }

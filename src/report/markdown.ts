@@ -24,6 +24,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
   active: '⚠️ not deleted (still Active)',
   refused: '⛔ refused (protected)',
   forced: '⚠️ forced, then gone',
+  error: '❌ error',
 };
 
 const GONE: ReadonlySet<Outcome> = new Set<Outcome>(['gone', 'already-gone']);

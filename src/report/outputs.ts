@@ -14,3 +14,16 @@ export function outputsOf(report: RunReport, reportPath: string): Record<OutputN
     [Outputs.report]: reportPath,
   };
 }
+
+/**
+ * The report's file name: readable (the step id, or "report" for the runner's generated ids such as `__self`)
+ * and unique, so that two runs sharing RUNNER_TEMP and a step id never overwrite each other's report.
+ */
+export function reportFileName(stepId: string | undefined, now: Date, random: string): string {
+  const step = stepId && !stepId.startsWith('__') ? stepId.replace(/[^A-Za-z0-9_.-]+/g, '-') : 'report';
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `namespace-teardown-${step}-${stamp}-${random}.json`;
+}

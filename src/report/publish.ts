@@ -5,22 +5,52 @@
  */
 import * as core from '@actions/core';
 import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { messageOf } from '../shared/errors.js';
 import type { RunReport } from '../teardown/outcome.js';
 import { planAnnotations } from './annotations.js';
 import { breakCommands, safeLog } from './escape.js';
 import { renderSummary } from './markdown.js';
 import { outputsOf } from './outputs.js';
 
-/** Write the JSON report, the job summary, annotations and outputs; mark the step failed when it should. */
-export async function publish(report: RunReport, reportPath: string): Promise<void> {
-  await writeFile(reportPath, JSON.stringify(report, null, 2) + '\n');
+const reasonOf = (error: unknown): string => breakCommands(messageOf(error));
+
+/** Write the JSON report in `dir`, else in the OS temp dir; the path written, or '' when neither worked. */
+async function writeReport(report: RunReport, name: string, dir: string | undefined): Promise<string> {
+  const text = JSON.stringify(report, null, 2) + '\n';
+  for (const where of [...new Set([dir, tmpdir()])]) {
+    if (!where) continue;
+    const path = join(where, name);
+    try {
+      await writeFile(path, text, { flag: 'wx' });
+      return path;
+    } catch (error) {
+      core.warning(`could not write the report to ${breakCommands(path)}: ${reasonOf(error)}`);
+    }
+  }
+  return '';
+}
+
+/**
+ * Write the JSON report (named `name`, in `dir` or the OS temp dir), the job summary, annotations and outputs;
+ * mark the step failed when it should. A write that fails is a warning: the outputs are always set.
+ */
+export async function publish(report: RunReport, name: string, dir: string | undefined): Promise<void> {
+  const reportPath = await writeReport(report, name, dir);
   const { emit, overflow } = planAnnotations(report);
   for (const a of emit) core[a.level](a.message, { title: a.title });
   if (overflow > 0) core.info(`${overflow} more annotation(s) are in the job summary and ${reportPath}.`);
-  const summary = renderSummary(report, reportPath, { overflow });
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-  else core.info(breakCommands(summary));
-  for (const [name, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(name, value);
+  const summary = renderSummary(report, reportPath || undefined, { overflow });
+  try {
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
+    else core.info(breakCommands(summary));
+  } catch (error) {
+    core.warning(`could not write the job summary: ${reasonOf(error)}`);
+  }
+  for (const [output, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(output, value);
   if (report.failures.length > 0)
     core.setFailed(`Namespace teardown failed: ${safeLog(report.failures.join('; '))}`);
+  // A cancelled run never passes, whatever fail-on says.
+  else if (report.cancelled) core.setFailed('Namespace teardown was cancelled.');
 }

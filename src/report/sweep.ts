@@ -15,6 +15,7 @@ const WENT: Record<Outcome, string> = {
   active: '⚠️ not deleted',
   refused: '⛔ protected, untouched',
   forced: '⚠️ went after forcing',
+  error: '❌ error',
 };
 
 function pullCell(e: SweepEntry): string {

@@ -37,7 +37,7 @@ function valueProblem(value: string): string | undefined {
 }
 
 /** Split a selector at top-level commas (commas inside `in (...)` sets stay). */
-function splitRequirements(selector: string): string[] {
+export function splitRequirements(selector: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let current = '';
@@ -53,15 +53,20 @@ function splitRequirements(selector: string): string[] {
   return parts;
 }
 
-const SET_REQ = /^([^\s!=(),]+)\s+(in|notin)\s+\(([^()]*)\)$/;
-const EQ_REQ = /^([^\s!=(),]+)\s*(==|=|!=)\s*([^\s!=(),]*)$/;
-const EXISTS_REQ = /^(!?)\s*([^\s!=(),]+)$/;
+/** `key in (a,b)` / `key notin (a,b)`: key, operator, the raw value list. */
+export const SET_REQ = /^([^\s!=(),]+)\s+(in|notin)\s+\(([^()]*)\)$/;
+/** `key=value`, `key==value`, `key!=value`. */
+export const EQ_REQ = /^([^\s!=(),]+)\s*(==|=|!=)\s*([^\s!=(),]*)$/;
+/** `key` / `!key`. */
+export const EXISTS_REQ = /^(!?)\s*([^\s!=(),]+)$/;
 
 function requirementProblem(req: string): string | undefined {
   if (req === '') return 'it has an empty requirement (a stray comma?)';
   const set = SET_REQ.exec(req);
   if (set) {
     const values = set[3]!.split(',').map((v) => v.trim());
+    // The API server refuses an empty set; `notin ()` would otherwise match every namespace.
+    if (set[3]!.trim() === '') return `"${req}" has an empty value set; "${set[2]}" needs at least one value`;
     return keyProblem(set[1]!) ?? values.map(valueProblem).find((p) => p !== undefined);
   }
   const eq = EQ_REQ.exec(req);

@@ -58,6 +58,9 @@ function readBoolean(read: InputReader, name: string, fallback: boolean): boolea
   throw new ConfigError(`Input "${name}" is "${raw}"; allowed: true or false.`, name);
 }
 
+/** The longest duration an input may give: longer than any job runs, far below what timers can hold. */
+export const MAX_DURATION_MS = 24 * 3_600_000;
+
 /** Parse a duration input, naming the input in the error. */
 export function readDuration(read: InputReader, name: string, fallback: string, allowZero = false): number {
   const raw = read(name).trim() || fallback;
@@ -67,6 +70,9 @@ export function readDuration(read: InputReader, name: string, fallback: string, 
       `Input "${name}" is "${raw}", which is not a duration; use a number with a unit, e.g. 90s, 5m, 1h30m.`,
       name,
     );
+  }
+  if (ms > MAX_DURATION_MS) {
+    throw new ConfigError(`Input "${name}" is "${raw}"; at most 24h is allowed.`, name);
   }
   return ms;
 }

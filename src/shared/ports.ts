@@ -21,7 +21,8 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal?.aborted) return resolve();
-      const timer = setTimeout(done, ms);
+      // setTimeout fires at once for more than 2^31-1 ms (~24.8 days): hold the longest a timer can instead.
+      const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
       function done(): void {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);

@@ -1,31 +1,89 @@
 /** Targets: resolve names and the selector, and request deletion. Reads and deletes only the targets. */
+import { explain } from '../entry/explain.js';
 import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
 import type { Logger } from '../shared/ports.js';
 import type { Outcome } from '../teardown/outcome.js';
+import { selectorMatches } from './selector.js';
 
 /** A target as resolved before deletion: its state, or why there is nothing to do. */
 export interface Resolved {
   name: string;
   state?: NamespaceState;
   refused?: string;
+  /** Why this target could not be resolved (its outcome is `error`). */
+  error?: string;
 }
 
-/** Resolve names and the selector into targets; protected selector matches are refused, never touched. */
-export async function resolveTargets(settings: Settings, kube: Kube): Promise<Resolved[]> {
+/** The message of a failure, for a target's note (with the RBAC hint on a 403). */
+export function reasonOf(error: unknown): string {
+  return explain(error);
+}
+
+/**
+ * Why an answer about `name` cannot be trusted (another object, or one without name or UID), or undefined.
+ * Every write addresses the input name with a UID precondition, so both must come from a matching object.
+ */
+export function identityProblem(name: string, state: NamespaceState): string | undefined {
+  if (state.name !== name) {
+    const other = state.name ? `namespace "${state.name}"` : 'an object without metadata.name';
+    return `the server answered a request for namespace "${name}" with ${other}; not touched`;
+  }
+  if (!state.uid) return `the server's answer for namespace "${name}" has no metadata.uid; not touched`;
+  return undefined;
+}
+
+async function resolveName(kube: Kube, name: string): Promise<Resolved> {
+  try {
+    const state = await kube.getNamespace(name);
+    if (state === undefined) return { name };
+    const problem = identityProblem(name, state);
+    return problem ? { name, error: problem } : { name, state };
+  } catch (error) {
+    return { name, error: `reading the namespace failed: ${reasonOf(error)}` };
+  }
+}
+
+/** Selector matches, each checked: a real name and UID, labels that match, and not protected. */
+async function resolveSelector(settings: Settings, selector: string, kube: Kube): Promise<Resolved[]> {
+  const out: Resolved[] = [];
+  for (const state of await kube.listNamespaces(selector)) {
+    // A list item without a name cannot be addressed, and one that does not match was never a target.
+    if (!state.name || !selectorMatches(selector, state.labels)) continue;
+    const refused = isProtected(settings, state.name)
+      ? `protected namespace matched by selector "${selector}"; not touched`
+      : undefined;
+    const error = state.uid ? undefined : identityProblem(state.name, state);
+    out.push({ name: state.name, state: error ? undefined : state, refused, error });
+  }
+  return out;
+}
+
+/**
+ * Resolve names and the selector into targets; protected selector matches are refused, never touched. A failed
+ * read of one name is that target's error; a failed selector list is the run's `error` (no target known from it).
+ */
+export async function resolveTargets(
+  settings: Settings,
+  kube: Kube,
+): Promise<{ targets: Resolved[]; error?: string }> {
   const byName = new Map<string, Resolved>();
-  const named = await Promise.all(settings.namespaces.map((n) => kube.getNamespace(n)));
-  settings.namespaces.forEach((name, i) => byName.set(name, { name, state: named[i] }));
+  const named = await Promise.all(settings.namespaces.map((n) => resolveName(kube, n)));
+  for (const r of named) byName.set(r.name, r);
+  let error: string | undefined;
   if (settings.selector !== undefined) {
-    for (const state of await kube.listNamespaces(settings.selector)) {
-      const refused = isProtected(settings, state.name)
-        ? `protected namespace matched by selector "${settings.selector}"; not touched`
-        : undefined;
-      byName.set(state.name, { name: state.name, state, refused });
+    try {
+      for (const r of await resolveSelector(settings, settings.selector, kube)) {
+        // A name given explicitly keeps its own read; the list only adds names.
+        if (!byName.has(r.name)) byName.set(r.name, r);
+      }
+    } catch (e) {
+      error = `listing namespaces by selector "${settings.selector}" failed: ${reasonOf(e)}`;
     }
   }
-  return [...byName.values()].sort((a, b) => compareText(a.name, b.name));
+  const targets = [...byName.values()].sort((a, b) => compareText(a.name, b.name));
+  return { targets, ...(error !== undefined ? { error } : {}) };
 }
 
 /** Request deletion (Background, UID precondition). Returns the state to wait on, or the outcome already known. */
@@ -48,7 +106,7 @@ export async function requestDeletion(
         note: 'replaced by a new namespace before deletion; the new one was not deleted',
       };
     }
-    throw error;
+    return { outcome: 'error', note: `the delete request failed: ${reasonOf(error)}` };
   }
   logger.info(`${target.name}: deletion requested`);
   // Watch from the state read before the DELETE: the watch replays the change to Terminating and beyond.

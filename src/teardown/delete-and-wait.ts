@@ -1,11 +1,17 @@
 /** The story per namespace: resolve → delete → wait (diagnose, force) → outcome, all targets at once. */
 import type { Kube, NamespaceState } from '../kube/port.js';
-import type { Settings } from '../settings/settings.js';
 import { formatDuration } from '../shared/duration.js';
-import type { Clock, Logger } from '../shared/ports.js';
-import { requestDeletion, resolveTargets, type Resolved } from '../targets/resolve.js';
 import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
 import type { Outcome, TargetReport } from './outcome.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import type { Settings } from '../settings/settings.js';
+import {
+  identityProblem,
+  reasonOf,
+  requestDeletion,
+  resolveTargets,
+  type Resolved,
+} from '../targets/resolve.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 
 export interface TeardownDeps {
@@ -18,23 +24,48 @@ export interface TeardownDeps {
   progressMs?: number;
   /** Diagnosis and forcing while waiting; absent = only wait. */
   inspect?: InspectDeps;
+  /** Aborted on cancellation: stop waiting, start no new write, report the state so far. */
+  signal?: AbortSignal;
   /** Chooses the targets instead of `namespaces` and `selector` (the sweep). */
   resolve?: (settings: Settings, kube: Kube) => Promise<Resolved[]>;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** After the old namespace went away, a new one may hold the name: report it, never touch it. */
-async function checkRecreated(kube: Kube, record: WaitRecord): Promise<void> {
-  if (record.goneAt === undefined || record.recreatedUid !== undefined) return;
-  const now = await kube.getNamespace(record.last.name);
-  if (now !== undefined && now.uid !== record.last.uid) record.recreatedUid = now.uid;
+/** The targets' reports, and a failure of the whole run when there was one. */
+export interface TeardownResult {
+  targets: TargetReport[];
+  error?: string;
 }
 
-function outcomeOf(record: WaitRecord): Outcome {
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Read the namespace again and apply what the answer shows: gone, recreated (same name, another UID), or its
+ * current state. An answer for another name is ignored. Read failures leave the record as it was.
+ */
+async function reread(kube: Kube, record: WaitRecord, now: () => number): Promise<void> {
+  const name = record.last.name;
+  const state = await kube.getNamespace(name).catch(() => 'failed' as const);
+  if (state === 'failed') return;
+  if (state === undefined) {
+    record.goneAt ??= now();
+    return;
+  }
+  if (identityProblem(name, state)) return;
+  if (state.uid !== record.last.uid) {
+    record.goneAt ??= now();
+    record.recreatedUid = state.uid;
+  } else {
+    // Still there under the same UID: whatever said "gone" was wrong.
+    record.goneAt = undefined;
+    record.last = state;
+  }
+}
+
+function outcomeOf(record: WaitRecord, requested: boolean): Outcome {
   if (record.recreatedUid !== undefined) return 'recreated';
   if (record.goneAt !== undefined) return 'gone';
-  return record.last.deletionTimestamp === undefined ? 'active' : 'stuck';
+  // An accepted DELETE means it is being deleted, even when no later read showed the deletionTimestamp.
+  return record.last.deletionTimestamp === undefined && !requested ? 'active' : 'stuck';
 }
 
 /**
@@ -49,7 +80,7 @@ function terminatingSince(state: NamespaceState, requestedMs: number | undefined
 
 function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now: number): TargetReport {
   const ns = record.last;
-  const outcome = outcomeOf(record);
+  const outcome = outcomeOf(record, requestedMs !== undefined);
   const since = terminatingSince(ns, requestedMs);
   return {
     name: ns.name,
@@ -130,6 +161,7 @@ async function waitAndInspect(
   const inspecting = inspector?.run(() => latest, stop.signal);
   const record = await waitUntilGone(kube, state, {
     deadline: ctx.deadline,
+    signal: ctx.deps.signal,
     clock,
     logger,
     pollMs: ctx.deps.pollMs ?? 10_000,
@@ -140,11 +172,15 @@ async function waitAndInspect(
   }).finally(() => ctx.records.delete(state.name));
   stop.abort();
   await inspecting;
-  if (inspector && record.goneAt === undefined && record.last.deletionTimestamp) {
+  const cancelled = ctx.deps.signal?.aborted === true;
+  if (inspector && !cancelled && record.goneAt === undefined && record.last.deletionTimestamp) {
     await finishInspection(ctx, inspector, record);
   }
-  await checkRecreated(kube, record);
+  // One last read decides: a new namespace may hold the name (report it, never touch it), and when the watch was
+  // unusable it is the only sign that the namespace went.
+  if (record.recreatedUid === undefined && !cancelled) await reread(kube, record, () => clock.now());
   const report = reportFromWait(record, requestedMs, clock.now());
+  if (cancelled && report.outcome === 'stuck') report.note = 'the run was cancelled while it was Terminating';
   if (inspector) applyInspection(report, inspector.result);
   return report;
 }
@@ -154,13 +190,8 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
   const { kube, clock } = ctx.deps;
   const policy = ctx.deps.inspect!.force;
   if (policy.mode !== 'off' && inspector.result.plan === undefined) await inspector.force(record.last);
-  if (inspector.result.forcedWrites) {
-    // Never report success we did not observe: read it back.
-    const now = await kube.getNamespace(record.last.name);
-    if (now === undefined) record.goneAt = clock.now();
-    else if (now.uid !== record.last.uid) record.recreatedUid = now.uid;
-    else record.last = now;
-  }
+  // Never report success we did not observe: read it back.
+  if (inspector.result.forcedWrites) await reread(kube, record, () => clock.now());
   if (record.goneAt === undefined && record.recreatedUid === undefined) {
     await inspector.diagnose(record.last, `still Terminating at the timeout, after ${inspector.age()}`);
   }
@@ -174,16 +205,37 @@ function applyInspection(report: TargetReport, result: Inspection): void {
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
 
+/** One target's story; any failure becomes its `error` outcome, so the other targets go on. */
 async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
+  try {
+    return await storyOf(ctx, t);
+  } catch (error) {
+    const note = `failed: ${reasonOf(error)}`;
+    ctx.deps.logger.warning(`${t.name}: ${note}`);
+    return simpleReport(t.name, 'error', note, t.state);
+  }
+}
+
+async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
   if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
+  if (t.error !== undefined) {
+    logger.warning(`${t.name}: ${t.error}`);
+    return simpleReport(t.name, 'error', t.error, t.state);
+  }
   if (t.state === undefined) return simpleReport(t.name, 'already-gone', 'not found: nothing to delete');
   let state = t.state;
   let requestedMs: number | undefined;
   if (ctx.settings.delete) {
+    if (ctx.deps.signal?.aborted && state.deletionTimestamp === undefined) {
+      return simpleReport(t.name, 'active', 'the run was cancelled before the delete request', state);
+    }
     if (state.deletionTimestamp === undefined) requestedMs = clock.now();
     const requested = await requestDeletion(kube, state, logger);
-    if ('outcome' in requested) return simpleReport(t.name, requested.outcome, requested.note, state);
+    if ('outcome' in requested) {
+      if (requested.outcome === 'error') logger.warning(`${t.name}: ${requested.note}`);
+      return simpleReport(t.name, requested.outcome, requested.note, state);
+    }
     state = requested.state;
   }
   const report = await waitAndInspect(ctx, state, requestedMs);
@@ -197,20 +249,24 @@ export async function deleteAndWait(
   settings: Settings,
   deps: TeardownDeps,
   deadline: number,
-): Promise<TargetReport[]> {
+): Promise<TeardownResult> {
   const { kube, logger, clock } = deps;
   const resolved = await logger.group('Resolve targets', async () => {
-    const targets = await (deps.resolve ?? resolveTargets)(settings, kube);
-    for (const t of targets)
-      logger.info(`${t.name}: ${t.refused ?? (t.state ? t.state.phase : 'not found')}`);
-    return targets;
+    const found: { targets: Resolved[]; error?: string } = deps.resolve
+      ? { targets: await deps.resolve(settings, kube) }
+      : await resolveTargets(settings, kube);
+    for (const t of found.targets)
+      logger.info(`${t.name}: ${t.refused ?? t.error ?? (t.state ? t.state.phase : 'not found')}`);
+    if (found.error) logger.warning(found.error);
+    return found;
   });
   const ctx: RunCtx = { settings, deps, deadline, records: new Map() };
   const stopProgress = startProgress(ctx.records, deps, clock.now());
   try {
-    return await logger.group('Delete, wait and diagnose', () =>
-      Promise.all(resolved.map((t) => handleTarget(ctx, t))),
+    const targets = await logger.group('Delete, wait and diagnose', () =>
+      Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
+    return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();
   }

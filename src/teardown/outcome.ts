@@ -14,8 +14,11 @@ import type { SweepReport } from '../sweep/types.js';
  * - `active`: with `delete: false`, nobody deleted it before the timeout.
  * - `refused`: matched by the selector but protected; never touched.
  * - `forced`: gone, after forced changes the policy allowed (observed gone, not assumed).
+ * - `error`: a request about this namespace failed (403, 5xx after retries, unreachable, a malformed or
+ *   mismatched answer); `note` says why. The other targets went on.
  */
-export type Outcome = 'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused' | 'forced';
+export type Outcome =
+  'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused' | 'forced' | 'error';
 
 /** Everything recorded for one target namespace. */
 export interface TargetReport {
@@ -45,7 +48,7 @@ export interface TargetReport {
   note?: string;
 }
 
-export type RunResult = 'clean' | 'stuck' | 'forced';
+export type RunResult = 'clean' | 'stuck' | 'forced' | 'error';
 
 /** The whole run: what the summary, annotations, outputs and JSON report are made from. */
 export interface RunReport {
@@ -65,6 +68,10 @@ export interface RunReport {
   result: RunResult;
   /** Reasons the check fails, empty when it passes. */
   failures: string[];
+  /** Set when SIGINT/SIGTERM stopped the run: the targets show the state so far. */
+  cancelled?: boolean;
+  /** A failure of the whole run (e.g. the selector's list failed): what is known is still reported. */
+  error?: string;
   /** Cluster requests and bytes, when the adapter counts them. */
   cost?: Cost;
   /** What the sweep asked GitHub and decided, when it chose the targets. */

@@ -1,17 +1,34 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
 import { formatDuration } from '../shared/duration.js';
-import type { RunContext, RunReport, TargetReport } from './outcome.js';
+import type { RunContext, RunReport, RunResult, TargetReport } from './outcome.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
+import { refuseWritesOn } from './cancel.js';
 import { deleteAndWait, type TeardownDeps } from './delete-and-wait.js';
 
 /** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
 export const SLOW_AFTER_MS = 30_000;
 
+/**
+ * The one deadline of a run: `timeout` for the wait, then a quarter of it (at least 5 s, at most 30 s) to
+ * diagnose, force what is due and read the outcome. No request is sent or waited for after it. Pure.
+ */
+export function runDeadline(started: number, timeoutMs: number): number {
+  return started + timeoutMs + Math.min(30_000, Math.max(5_000, timeoutMs / 4));
+}
+
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
-export function failuresOf(settings: Pick<Settings, 'failOn'>, targets: TargetReport[]): string[] {
+export function failuresOf(
+  settings: Pick<Settings, 'failOn'>,
+  targets: TargetReport[],
+  run: { error?: string; cancelled?: boolean } = {},
+): string[] {
   if (settings.failOn === 'never') return [];
   const failures: string[] = [];
+  if (run.cancelled) failures.push('the run was cancelled');
+  if (run.error) failures.push(run.error);
+  const errors = targets.filter((t) => t.outcome === 'error').map((t) => t.name);
+  if (errors.length) failures.push(`${errors.length} namespace(s) ended in error: ${errors.join(', ')}`);
   const present = targets.filter((t) => t.outcome === 'stuck' || t.outcome === 'active').map((t) => t.name);
   if (present.length) failures.push(`${present.length} namespace(s) still present: ${present.join(', ')}`);
   const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
@@ -34,33 +51,74 @@ export async function runTeardown(
 ): Promise<RunReport> {
   const started = deps.clock.now();
   for (const warning of settings.warnings) deps.logger.warning(warning);
+  // Once cancelled, no new write starts, whichever code path would make it.
+  const kube = deps.signal ? refuseWritesOn(deps.kube, deps.signal) : deps.kube;
   const inspect: InspectDeps = {
-    kube: deps.kube,
+    kube,
     logger: deps.logger,
     clock: deps.clock,
     force: settings.force,
     isProtected: (name) => isProtected(settings, name),
     slowAfterMs: deps.slowAfterMs ?? Math.min(SLOW_AFTER_MS, settings.timeoutMs / 2),
   };
-  const targets = await deleteAndWait(settings, { ...deps, inspect }, started + settings.timeoutMs);
-  const stuck = targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active');
+  const { targets, error } = await deleteAndWait(
+    settings,
+    { ...deps, kube, inspect },
+    started + settings.timeoutMs,
+  );
+  const cancelled = deps.signal?.aborted === true;
   const cost = deps.kube.cost?.();
   return {
     version: 1,
     context,
     startedAt: new Date(started).toISOString(),
     finishedAt: new Date(deps.clock.now()).toISOString(),
-    settings: {
-      delete: settings.delete,
-      timeout: formatDuration(settings.timeoutMs),
-      failOn: settings.failOn,
-      selector: settings.selector,
-      namespaces: [...settings.namespaces],
-      force: settings.force,
-    },
+    settings: settingsOf(settings),
     targets,
-    result: stuck ? 'stuck' : targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean',
-    failures: failuresOf(settings, targets),
+    result: resultOf(targets, error, cancelled),
+    failures: failuresOf(settings, targets, { error, cancelled }),
     cost,
+    ...(cancelled ? { cancelled } : {}),
+    ...(error !== undefined ? { error } : {}),
+  };
+}
+
+/** The run's result: `error` (cancelled, a run or target error) wins over `stuck`, which wins over `forced`, then `clean`. Pure. */
+export function resultOf(targets: TargetReport[], runError?: string, cancelled = false): RunResult {
+  if (cancelled || runError !== undefined || targets.some((t) => t.outcome === 'error')) return 'error';
+  if (targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active')) return 'stuck';
+  return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
+}
+
+/** The report of a run that failed as a whole (or did not stop in time when cancelled): no target is known. */
+export function failedReport(
+  settings: Settings,
+  context: RunContext,
+  started: number,
+  error: string,
+  cancelled: boolean,
+): RunReport {
+  return {
+    version: 1,
+    context,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date().toISOString(),
+    settings: settingsOf(settings),
+    targets: [],
+    result: 'error',
+    failures: failuresOf(settings, [], { error, cancelled }),
+    error,
+    ...(cancelled ? { cancelled } : {}),
+  };
+}
+
+function settingsOf(settings: Settings): RunReport['settings'] {
+  return {
+    delete: settings.delete,
+    timeout: formatDuration(settings.timeoutMs),
+    failOn: settings.failOn,
+    selector: settings.selector,
+    namespaces: [...settings.namespaces],
+    force: settings.force,
   };
 }

@@ -19,6 +19,8 @@ export interface WaitRecord {
 
 export interface WaitOptions {
   deadline: number;
+  /** Cancellation: ends the wait like the deadline does. */
+  signal?: AbortSignal;
   clock: Clock;
   logger: Logger;
   /** Safety-net poll interval; the watch normally reports first. */
@@ -56,10 +58,11 @@ class NamespaceWaiter {
     this.resolveDone();
   };
 
-  /** Apply an observed state (undefined = not found). */
+  /** Apply a state read with GET (undefined = not found); only a GET may show the name recreated. */
   observe(ns: NamespaceState | undefined, deleted = false): void {
     if (this.finished) return;
     if (ns === undefined) return this.finish('gone');
+    if (ns.name !== this.initial.name || !ns.uid) return;
     if (ns.uid !== this.initial.uid) {
       this.record.recreatedUid = ns.uid;
       return this.finish('recreated');
@@ -75,6 +78,9 @@ class NamespaceWaiter {
     this.opts.onChange?.(this.record);
     const remaining = this.opts.deadline - this.opts.clock.now();
     void this.opts.clock.sleep(Math.max(0, remaining), this.stop.signal).then(() => this.finish('timeout'));
+    const cancel = this.opts.signal;
+    if (cancel?.aborted) this.finish('timeout');
+    cancel?.addEventListener('abort', () => this.finish('timeout'), { once: true, signal: this.stop.signal });
     void this.watchLoop();
     void this.pollLoop();
     await this.done;
@@ -92,9 +98,11 @@ class NamespaceWaiter {
           return;
         }
         if (e.type === 'BOOKMARK') rv = e.resourceVersion;
-        else {
+        else if (e.namespace.name === this.initial.name) {
           rv = e.namespace.resourceVersion;
-          this.observe(e.namespace, e.type === 'DELETED');
+          // An event with another UID is no proof by itself: a GET decides whether the name was recreated.
+          if (e.namespace.uid === this.initial.uid) this.observe(e.namespace, e.type === 'DELETED');
+          else void this.readNow();
         }
       };
       const ended = await this.watchOnce(rv, onEvent);

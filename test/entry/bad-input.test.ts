@@ -72,7 +72,7 @@ describe('bad input is refused before any cluster call', () => {
     expect(cluster.requests).toEqual([]);
   });
 
-  test('an unreachable API server: bounded retries, then one clear line', async () => {
+  test('an unreachable API server: bounded retries, then the target is an error and the result is kept', async () => {
     const port = await closedPort();
     const unreachable = kubeconfig.replace(
       /server: https:\/\/127\.0\.0\.1:\d+/,
@@ -82,8 +82,15 @@ describe('bad input is refused before any cluster call', () => {
     const run = await runBundle({ namespaces: 'pr-1', kubeconfig: unreachable, timeout: '30s' });
     expect(run.code).toBe(1);
     const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error'));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(new RegExp(`https://127\\.0\\.0\\.1:${port}.*ECONNREFUSED`));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(`^::error title=Namespace pr-1%3A error::.*https://127\\.0\\.0\\.1:${port}.*ECONNREFUSED`),
+      ),
+      '::error::Namespace teardown failed: 1 namespace(s) ended in error: pr-1',
+    ]);
+    expect(run.outputs.result).toBe('error');
+    expect(run.report?.targets[0]?.note).toMatch(/cannot reach the Kubernetes API server at .*ECONNREFUSED/);
+    expect(run.summary).toMatch(/^\| pr-1 \| .* \| ❌ error/m);
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
@@ -91,7 +98,10 @@ describe('bad input is refused before any cluster call', () => {
     const badToken = kubeconfig.replace(/token: .*/, 'token: wrong-token');
     const run = await runBundle({ namespaces: 'pr-1', kubeconfig: badToken });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/::error::.*Unauthorized.*The credentials were rejected/);
+    expect(run.stdout).toMatch(
+      /::error title=Namespace pr-1%3A error::.*Unauthorized.*The credentials were rejected/,
+    );
+    expect(run.outputs.result).toBe('error');
     // The runner consumes the add-mask command; nothing else may carry the token.
     expect(run.stdout).toContain('::add-mask::wrong-token');
     expect(run.stdout.replace('::add-mask::wrong-token', '')).not.toContain('wrong-token');
@@ -102,8 +112,10 @@ describe('bad input is refused before any cluster call', () => {
     const run = await runBundle({ namespaces: 'pr-1', kubeconfig, timeout: '5s' });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      '::error::namespaces "pr-1" is forbidden: User "system:serviceaccount:ci:namespace-teardown" cannot delete resource "namespaces" in API group "" in the namespace "pr-1". Grant the permissions in deploy/rbac.yaml',
+      '::error title=Namespace pr-1%3A error::the delete request failed: namespaces "pr-1" is forbidden: User "system:serviceaccount:ci:namespace-teardown" cannot delete resource "namespaces" in API group "" in the namespace "pr-1". Grant the permissions in deploy/rbac.yaml',
     );
+    expect(run.outputs.result).toBe('error');
+    expect(run.summary).toMatch(/^\| pr-1 \| .* \| ❌ error/m);
     expect(cluster.namespace('pr-1')?.metadata?.deletionTimestamp).toBeUndefined();
   });
 });

@@ -19,7 +19,7 @@ import {
 } from './builders.js';
 import { NamespaceController } from './controller.js';
 import { Core, systemCtx } from './core.js';
-import type { Fault, FrontState, RequestRecord } from './http.js';
+import type { Fault, FaultAction, FrontState, RequestRecord } from './http.js';
 import { makeHandler } from './http.js';
 import { asRecord, clone, isoSeconds, newUid, normalize } from './meta.js';
 import type { ResourceType } from './registry.js';
@@ -264,16 +264,31 @@ export class FakeCluster {
 
   /** Answer the next matching request(s) with a canned response (JSON body, or text if a string). */
   failNext(
-    match: { method?: string; path: RegExp },
+    match: { method?: string; path: RegExp; query?: RegExp },
     response: { status: number; body?: any; headers?: Record<string, string>; times?: number },
+  ): void {
+    this.misbehaveNext(match, 'respond', response.times ?? 1, response);
+  }
+
+  /**
+   * The next matching request(s) misbehave: `reset` drops the connection, `hang` never answers, `endless-line`
+   * answers 200 and streams one line that never ends. `times` may be Infinity.
+   */
+  misbehaveNext(
+    match: { method?: string; path: RegExp; query?: RegExp },
+    action: FaultAction,
+    times = 1,
+    response: { status: number; body?: any; headers?: Record<string, string> } = { status: 200 },
   ): void {
     const fault: Fault = {
       method: match.method?.toUpperCase(),
       path: new RegExp(match.path.source, match.path.flags.replace('g', '')),
+      query: match.query,
+      action,
       status: response.status,
       body: response.body as unknown,
       headers: response.headers,
-      times: response.times ?? 1,
+      times,
     };
     this.front.faults.push(fault);
   }

@@ -31,13 +31,40 @@ export interface RequestRecord {
   at: number;
 }
 
+/**
+ * How a matched request is answered: a canned response (default); `reset` destroys the connection; `hang`
+ * reads the request and never answers; `endless-line` sends 200 and then bytes without a newline, forever.
+ */
+export type FaultAction = 'respond' | 'reset' | 'hang' | 'endless-line';
+
 export interface Fault {
   method?: string;
   path: RegExp;
+  /** Also match the query string (e.g. `watch=1`). */
+  query?: RegExp;
+  action: FaultAction;
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
   times: number;
+}
+
+/** Answer a matched fault that is not a canned response. */
+function misbehave(action: FaultAction, res: ServerResponse): void {
+  if (action === 'reset') {
+    res.socket?.destroy();
+    return;
+  }
+  if (action === 'endless-line') {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    const chunk = `{"type":"MODIFIED","object":{"kind":"Namespace","metadata":{"name":"${'x'.repeat(64 * 1024)}`;
+    const timer = setInterval(() => {
+      if (res.destroyed || res.writableEnded) clearInterval(timer);
+      else res.write(chunk);
+    }, 5);
+    res.on('close', () => clearInterval(timer));
+  }
+  // 'hang': never answer; the server's stop() closes the connection.
 }
 
 export interface FrontState {
@@ -259,11 +286,16 @@ async function serve(core: Core, st: FrontState, req: IncomingMessage, res: Serv
       throw tooManyRequests(st.throttle.retryAfterSeconds);
     }
     const fault = st.faults.find(
-      (f) => (!f.method || f.method === rec.method) && f.path.test(rec.path) && f.times > 0,
+      (f) =>
+        (!f.method || f.method === rec.method) &&
+        f.path.test(rec.path) &&
+        (!f.query || f.query.test(rec.query)) &&
+        f.times > 0,
     );
     if (fault) {
       fault.times--;
       if (fault.times <= 0) st.faults.splice(st.faults.indexOf(fault), 1);
+      if (fault.action !== 'respond') return misbehave(fault.action, res);
       if (typeof fault.body === 'string') return sendText(res, fault.status, fault.body, fault.headers);
       const reason = fault.status >= 500 ? 'InternalError' : 'BadRequest';
       return sendJson(

@@ -1,6 +1,6 @@
 /** Integration-test wiring: the real adapter over real HTTPS against the fake API server. */
 import { KubeConfig } from '@kubernetes/client-node';
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +73,8 @@ export interface BundleRun {
   summaryPath: string;
   outputs: Record<string, string>;
   report?: RunReport;
+  /** Wall time from start to exit. */
+  ms: number;
 }
 
 /** Parse a GITHUB_OUTPUT file (`name<<delimiter` blocks). */
@@ -93,7 +95,7 @@ export function parseOutputFile(text: string): Record<string, string> {
 export function runBundle(
   inputs: Record<string, string>,
   extraEnv: Record<string, string | undefined> = {},
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
 ): Promise<BundleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
   const summaryFile = join(dir, 'summary.md');
@@ -116,12 +118,14 @@ export function runBundle(
   };
   for (const [name, value] of Object.entries(inputs))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  const started = Date.now();
   return new Promise<BundleRun>((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['dist/index.js'],
       { env, timeout: opts.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
+        const ms = Date.now() - started;
         const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
         const reportPath = outputs.report;
         resolve({
@@ -131,6 +135,7 @@ export function runBundle(
           summary: readFileSync(summaryFile, 'utf8'),
           summaryPath: summaryFile,
           outputs,
+          ms,
           report:
             reportPath && existsSync(reportPath)
               ? (JSON.parse(readFileSync(reportPath, 'utf8')) as RunReport)
@@ -138,6 +143,7 @@ export function runBundle(
         });
       },
     );
+    opts.onStart?.(child);
   }).then((run) => {
     const runUrl = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
     assertWellFormed(run.summary, runUrl);

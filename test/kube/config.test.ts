@@ -161,6 +161,16 @@ users:
       loadKubeConfig({ kubeconfig: ca, env: {}, kubeconfigDir: dir }).kc.getCurrentCluster()?.caFile,
     ).toBe(path.join(dir, 'ca.crt'));
   });
+
+  test('insecure-skip-tls-verify next to a CA is refused, as kubectl does: the CA would be ignored', () => {
+    const both = kubeconfigYaml().replace(
+      'insecure-skip-tls-verify: true',
+      'insecure-skip-tls-verify: true\n    certificate-authority-data: UEVN',
+    );
+    expect(expectConfigError(() => loadKubeConfig({ kubeconfig: both, env: {} })).message).toBe(
+      'cluster "kind" in the kubeconfig input sets insecure-skip-tls-verify together with a certificate authority; remove one of them (kubectl refuses this combination too)',
+    );
+  });
 });
 
 describe('files and in-cluster', () => {

@@ -113,6 +113,16 @@ describe('readSettings', () => {
       given: { selector: 'env in (a' },
       message: /Input "selector" is "env in \(a", which does not parse/,
     },
+    {
+      name: 'a timeout over 24h, which timers cannot hold',
+      given: { namespaces: 'pr-1', timeout: '600h' },
+      message: /^Input "timeout" is "600h"; at most 24h is allowed\.$/,
+    },
+    {
+      name: 'an empty set, which would match every namespace',
+      given: { selector: 'env notin ()' },
+      message: /Input "selector" is "env notin \(\)".*empty value set; "notin" needs at least one value/,
+    },
     { name: 'selector bad key', given: { selector: 'bad key=1' }, message: /Input "selector"/ },
     {
       name: 'unparsable duration',
