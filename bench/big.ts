@@ -129,7 +129,8 @@ async function ours(remote: RemoteCluster, kc: KubeConfig, ns: NamespaceState): 
   }
 }
 
-function runRecipe(
+/** Run the kubectl recipe once, with a cold discovery cache. */
+export function runRecipe(
   kubeconfig: string,
   namespace: string,
   kubectl: string,
