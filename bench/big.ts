@@ -146,6 +146,7 @@ export async function ours(
   }
 }
 
+/** Run the kubectl recipe once, with a cold discovery cache. */
 export function runRecipe(
   kubeconfig: string,
   namespace: string,

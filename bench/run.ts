@@ -11,6 +11,8 @@ import { parseArgs, USAGE } from './args.js';
 import { runBig } from './big.js';
 import { machine } from './machine.js';
 import { runMany } from './many.js';
+import { runReal } from './real.js';
+import { renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
 import { renderMarkdown } from './report.js';
 import { runStartup } from './startup.js';
@@ -50,6 +52,7 @@ async function main(): Promise<number> {
     const big = await runBig(remote, options, log);
     const many = await runMany(remote, options, log);
     const startup = await runStartup(ROOT, options.sizes.startupReps, log);
+    const real = await runReal(remote, options, ROOT, log);
     const f = figures(big, many, startup);
     const list = targets(f, big, many, startup);
     const markdown = renderMarkdown({
@@ -63,7 +66,7 @@ async function main(): Promise<number> {
       totalMs: performance.now() - started,
     });
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, markdown);
+    writeFileSync(out, `${markdown.trimEnd()}\n\n${renderReal(real)}`);
     for (const t of list)
       log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
     log(`wrote ${out}`);

@@ -59,8 +59,11 @@ const identity = (url: string, caData: string, user: string): StartedCluster => 
   return { url, token, caData, kubeconfig: kubeconfigFor(url, caData, user, token) };
 };
 
-/** Start etcd, kube-apiserver and kube-controller-manager and wait until namespaces can be deleted. */
-export async function startControlPlane(assets: string): Promise<ControlPlaneState> {
+/** Start etcd, kube-apiserver and (unless told not to) kube-controller-manager; wait until each is ready. */
+export async function startControlPlane(
+  assets: string,
+  o: { controllerManager?: boolean } = {},
+): Promise<ControlPlaneState> {
   for (const bin of ['etcd', 'kube-apiserver', 'kube-controller-manager'])
     if (!existsSync(join(assets, bin))) throw new Error(`${ASSETS_ENV}=${assets} has no ${bin}`);
   const dir = mkdtempSync(join(tmpdir(), 'realkube-'));
@@ -154,7 +157,7 @@ export async function startControlPlane(assets: string): Promise<ControlPlaneSta
   ];
   const state: ControlPlaneState = { dir, url, admin, restricted, processes: [] };
   try {
-    for (const spec of specs) {
+    for (const spec of o.controllerManager === false ? specs.slice(0, 2) : specs) {
       state.processes.push({ spec, pid: startProcess(spec) });
       saveState(state);
       await waitReady(spec.name, { etcdUrl, admin }, 60_000);

@@ -1,0 +1,217 @@
+/**
+ * The big-namespace scan (ours, the naive client-node scan, the kubectl recipe) on a real kube-apiserver 1.20 + etcd,
+ * beside the fake at the same size. Runs when the control plane can be found (`KUBE_ASSETS` or
+ * ../shared/realkube/install.sh) and not with `--quick`.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { performance } from 'node:perf_hooks';
+import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
+import { createKube } from '../src/kube/client.js';
+import type { StartedCluster } from '../test/fake/cluster.js';
+import { raw, waitFor } from '../test/fake/testkit.js';
+import { findAssets, startControlPlane, stopControlPlane } from '../test/real/control-plane.js';
+import type { Options } from './args.js';
+import { KUBECTL, runRecipe } from './big.js';
+import { naiveScan } from './naive.js';
+import type { BigSpec } from './protocol.js';
+import type { RemoteCluster } from './remote.js';
+import { median } from './stats.js';
+
+/** Scaled so that building and measuring it takes minutes on 2 shared cores (1.20 slows with every CRD). */
+export const REAL_SIZES = {
+  types: 30,
+  groups: 10,
+  configMaps: 1000,
+  configMapBytes: 4096,
+  customResources: 100,
+  withFinalizers: 5,
+};
+
+/** Wall times (ms) of each run, and what ours asked for. */
+export interface RealColumn {
+  ours: number[];
+  oursRequests: number;
+  oursBytes: number;
+  findings: number;
+  naive: number[];
+  naiveObjects: number;
+  kubectl: number[];
+  kubectlLines: number;
+}
+
+export interface RealResult {
+  spec: BigSpec;
+  fake?: RealColumn;
+  real?: RealColumn;
+  /** Why the real column is missing. */
+  skipped?: string;
+  /** Building the namespace on the real server (CRDs established, objects created), ms. */
+  buildMs?: number;
+  startMs?: number;
+}
+
+const FINALIZER = 'bench.example.com/hold';
+
+async function measureColumn(
+  kubeconfig: string,
+  spec: BigSpec,
+  runs: number,
+  kubectlRuns: number,
+): Promise<RealColumn> {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  const col: RealColumn = {
+    ours: [],
+    oursRequests: 0,
+    oursBytes: 0,
+    findings: 0,
+    naive: [],
+    naiveObjects: 0,
+    kubectl: [],
+    kubectlLines: 0,
+  };
+  const setup = createKube(kc);
+  const ns = await setup.getNamespace(spec.namespace);
+  await setup.close();
+  if (!ns?.deletionTimestamp) throw new Error(`bench: ${spec.namespace} is not Terminating`);
+  // One discarded warm-up of each, as in scenario 1.
+  for (let run = -1; run < runs; run++) {
+    const kube = createKube(kc);
+    let t = performance.now();
+    const snapshot = await takeSnapshot(kube, ns);
+    col.findings = diagnose(snapshot).length;
+    const oursMs = performance.now() - t;
+    const cost = kube.cost();
+    await kube.close();
+    t = performance.now();
+    const naive = await naiveScan(kc, spec.namespace);
+    const naiveMs = performance.now() - t;
+    if (run < 0) continue;
+    col.ours.push(oursMs);
+    col.naive.push(naiveMs);
+    col.oursRequests = cost.requests;
+    col.oursBytes = cost.bytes;
+    col.naiveObjects = naive.objects;
+  }
+  for (let run = 0; KUBECTL && run < kubectlRuns; run++) {
+    const t = performance.now();
+    const r = await runRecipe(kubeconfig, spec.namespace, KUBECTL);
+    col.kubectl.push(performance.now() - t);
+    col.kubectlLines = r.out.split('\n').filter((l) => l.trim() !== '').length;
+  }
+  return col;
+}
+
+/** Run `fn` over `items` with at most `limit` at once. */
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+async function post(s: StartedCluster, path: string, body: unknown): Promise<void> {
+  const r = await raw(s, 'POST', path, { body });
+  if (r.status !== 201) throw new Error(`bench: POST ${path}: ${r.status} ${r.text.slice(0, 300)}`);
+}
+
+/** The same namespace the fake builds (bench/server.ts), created through the real API; then DELETE, so it is Terminating. */
+async function build(s: StartedCluster, spec: BigSpec): Promise<void> {
+  const types = Array.from({ length: spec.types }, (_, i) => ({
+    group: `g${String(i % spec.groups).padStart(2, '0')}.bench.example.com`,
+    kind: `Widget${i}`,
+    plural: `widget${i}s`,
+  }));
+  await pool(types, 4, (t) =>
+    post(s, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      metadata: { name: `${t.plural}.${t.group}` },
+      spec: {
+        group: t.group,
+        scope: 'Namespaced',
+        names: { kind: t.kind, plural: t.plural, singular: t.kind.toLowerCase(), listKind: `${t.kind}List` },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    }),
+  );
+  for (const t of types)
+    await waitFor(async () => (await raw(s, 'GET', `/apis/${t.group}/v1`)).status === 200, 120_000, 200);
+  await post(s, '/api/v1/namespaces', {
+    metadata: { name: spec.namespace, labels: { 'app.kubernetes.io/part-of': 'preview' } },
+  });
+  const line = 'feature.flag.name=some-reasonably-long-configuration-value-0123456789\n';
+  await pool([...Array(spec.configMaps).keys()], 8, (i) => {
+    const name = `app-config-${String(i).padStart(5, '0')}`;
+    const body = `# ${name}\n${line.repeat(Math.ceil(spec.configMapBytes / line.length))}`.slice(
+      0,
+      spec.configMapBytes,
+    );
+    return post(s, `/api/v1/namespaces/${spec.namespace}/configmaps`, {
+      metadata: { name, labels: { app: 'shop', 'app.kubernetes.io/instance': `preview-${i % 7}` } },
+      data: { 'application.properties': body },
+    });
+  });
+  await pool([...Array(spec.customResources).keys()], 8, (j) => {
+    const t = types[j % types.length]!;
+    return post(s, `/apis/${t.group}/v1/namespaces/${spec.namespace}/${t.plural}`, {
+      apiVersion: `${t.group}/v1`,
+      kind: t.kind,
+      metadata: {
+        name: `${t.kind.toLowerCase()}-${j}`,
+        finalizers: j < spec.withFinalizers ? [FINALIZER] : undefined,
+      },
+      spec: { replicas: 1, size: 'small', owner: 'team-shop' },
+    });
+  });
+  const r = await raw(s, 'DELETE', `/api/v1/namespaces/${spec.namespace}`);
+  if (r.status !== 200) throw new Error(`bench: DELETE namespace: ${r.status}`);
+}
+
+/** Measure the fake (in its worker) and, when available, the real control plane at REAL_SIZES. */
+export async function runReal(
+  remote: RemoteCluster,
+  opts: Options,
+  root: string,
+  log: (line: string) => void,
+): Promise<RealResult> {
+  const spec: BigSpec = { kind: 'big', namespace: 'preview-big', ...REAL_SIZES };
+  if (opts.quick) return { spec, skipped: '--quick' };
+  const assets = findAssets(root);
+  if (!assets)
+    return { spec, skipped: 'no control plane (set KUBE_ASSETS, or provide ../shared/realkube/install.sh)' };
+  const runs = Math.max(opts.runs, 3);
+  const kubectlRuns = Math.min(opts.kubectlRuns, runs);
+  log(
+    `real server: the fake at the same size (${spec.types} CRD types, ${spec.configMaps} ConfigMaps, ${spec.customResources} custom resources)`,
+  );
+  const started = await remote.start({ spec, latencyMs: 0 });
+  await remote.fastLists(true);
+  const fake = await measureColumn(started.kubeconfig, spec, runs, kubectlRuns);
+  await remote.stop();
+  // No controller-manager: like the fake's paused controller, nothing removes the Terminating namespace's content.
+  let t = performance.now();
+  const plane = await startControlPlane(assets, { controllerManager: false });
+  const startMs = performance.now() - t;
+  try {
+    log(`real server: kube-apiserver ready in ${Math.round(startMs)} ms; building the namespace`);
+    t = performance.now();
+    await build(plane.admin, spec);
+    const buildMs = performance.now() - t;
+    log(`real server: built in ${Math.round(buildMs)} ms; measuring`);
+    const real = await measureColumn(plane.admin.kubeconfig, spec, runs, kubectlRuns);
+    log(
+      `real server: ours ${Math.round(median(real.ours))} ms, naive ${Math.round(median(real.naive))} ms, kubectl recipe ${real.kubectl.length ? Math.round(median(real.kubectl)) : '-'} ms (medians)`,
+    );
+    return { spec, fake, real, buildMs, startMs };
+  } finally {
+    await stopControlPlane(plane);
+  }
+}
