@@ -45,8 +45,19 @@ describe('cancellation leaves a result (node dist/index.js)', () => {
     async (signal) => {
       const { kubeconfig } = await cluster.start();
       const deleted = (): boolean => cluster.requests.filter((r) => r.method === 'DELETE').length === 2;
-      const watching = (): boolean => deleted() && cluster.openWatches > 0;
-      const send = signalWhen(watching, signal);
+      // pr-1 has no blocker: send the signal once the run has seen it go (its re-read answered 404) and
+      // still waits for pr-2, so the result shows one of each whatever the machine's load.
+      const pr1Seen = (): boolean =>
+        cluster.requests.some(
+          (r) => r.method === 'GET' && r.path === '/api/v1/namespaces/pr-1' && r.status === 404,
+        );
+      let seenAt = 0;
+      const waiting = (): boolean => {
+        if (!(deleted() && cluster.openWatches > 0 && pr1Seen())) return false;
+        seenAt ||= Date.now();
+        return Date.now() - seenAt >= 300;
+      };
+      const send = signalWhen(waiting, signal);
       const run = await runBundle(
         { namespaces: 'pr-1 pr-2', kubeconfig, timeout: '5m' },
         {},
