@@ -1,34 +1,10 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
 import type { Finding } from '../../src/diagnosis/types.js';
-import { createKube, type KubeClient } from '../../src/kube/client.js';
 import type { NamespaceState } from '../../src/kube/port.js';
 import { FakeCluster, GVR, kialiStuck, metricsApiDown } from '../fake/index.js';
-import { FAST } from '../helpers/harness.js';
+import { FAST, connectKube, terminating } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };
-
-async function connect(cluster: FakeCluster): Promise<KubeClient> {
-  const { kubeconfig } = await cluster.start();
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  return createKube(kc);
-}
-
-/** Delete the namespace and wait until the fake controller has written its conditions. */
-async function terminating(
-  kube: KubeClient,
-  name: string,
-  ready: (ns: NamespaceState) => boolean,
-): Promise<NamespaceState> {
-  await kube.deleteNamespace(name);
-  for (let i = 0; i < 100; i++) {
-    const ns = await kube.getNamespace(name);
-    if (ns && ready(ns)) return ns;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} never reached the expected state`);
-}
 
 const hasCondition = (type: string) => (ns: NamespaceState) =>
   ns.conditions.some((c) => c.type === type && c.status === 'True');
@@ -43,7 +19,7 @@ describe('diagnosis scenarios over real HTTPS', () => {
     cluster = s.cluster;
     cluster.addCRD({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets' });
     cluster.addObject(WIDGETS, { namespace: s.namespace, name: 'w1', finalizers: ['example.com/cleanup'] });
-    const kube = await connect(cluster);
+    const kube = await connectKube(cluster);
     const ns = await terminating(kube, s.namespace, hasCondition('NamespaceDeletionDiscoveryFailure'));
     const snapshot = await takeSnapshot(kube, ns);
     expect(snapshot.discovery.failed).toEqual([
@@ -69,7 +45,7 @@ describe('diagnosis scenarios over real HTTPS', () => {
       readyReplicas: 1,
       image: 'quay.io/kiali/kiali-operator:v2.1',
     });
-    const kube = await connect(cluster);
+    const kube = await connectKube(cluster);
     const ns = await terminating(kube, s.namespace, hasCondition('NamespaceFinalizersRemaining'));
     const owner = diagnose(await takeSnapshot(kube, ns)).find((f) => f.id === 'finalizer-owner-gone')!;
     expect(owner.leaked).toBe(false);
@@ -94,7 +70,7 @@ describe('diagnosis scenarios over real HTTPS', () => {
         status: { readyReplicas: 0 },
       },
     );
-    const kube = await connect(cluster);
+    const kube = await connectKube(cluster);
     const ns = await terminating(kube, s.namespace, hasCondition('NamespaceFinalizersRemaining'));
     const owner = diagnose(await takeSnapshot(kube, ns)).find(
       (f) => f.id === 'finalizer-owner-gone' && f.summary.includes('kiali.io/finalizer'),
@@ -106,7 +82,7 @@ describe('diagnosis scenarios over real HTTPS', () => {
   test('a foreign spec.finalizers entry is reported apart, with the /finalize remedy', async () => {
     cluster = new FakeCluster({ controller: FAST });
     cluster.addNamespace('pr-1');
-    const kube = await connect(cluster);
+    const kube = await connectKube(cluster);
     const fresh = (await kube.getNamespace('pr-1'))!;
     await kube.finalizeNamespace('pr-1', fresh, ['kubernetes', 'example.com/storage-cleanup']);
     const ns = await terminating(kube, 'pr-1', (n) => !n.specFinalizers.includes('kubernetes'));
@@ -126,7 +102,7 @@ describe('diagnosis scenarios over real HTTPS', () => {
     cluster.addNode('node-1', true);
     cluster.addPod('pr-1', 'web-0', { nodeName: 'node-1', graceSeconds: 20 });
     cluster.addObject(GVR.configmaps, { namespace: 'pr-1', name: 'cfg' });
-    const kube = await connect(cluster);
+    const kube = await connectKube(cluster);
     const ns = await terminating(kube, 'pr-1', (n) => n.conditions.length === 5);
     const findings = diagnose(await takeSnapshot(kube, ns));
     expect(ids(findings)).toContain('still-progressing');

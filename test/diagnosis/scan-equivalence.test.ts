@@ -3,9 +3,7 @@
  * diagnosed from the targeted scan (when the conditions allow it) and from the full scan, must give identical
  * findings.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
-import { createKube, type KubeClient } from '../../src/kube/client.js';
 import type { NamespaceState } from '../../src/kube/port.js';
 import {
   FakeCluster,
@@ -17,7 +15,7 @@ import {
   pvcInUse,
   webhookBlocksDelete,
 } from '../fake/index.js';
-import { FAST } from '../helpers/harness.js';
+import { FAST, connectKube, terminating } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };
 const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -153,27 +151,6 @@ const rows: Row[] = [
   },
 ];
 
-async function connect(cluster: FakeCluster): Promise<KubeClient> {
-  const { kubeconfig } = await cluster.start();
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  return createKube(kc);
-}
-
-async function terminating(
-  kube: KubeClient,
-  name: string,
-  ready: (ns: NamespaceState) => boolean,
-): Promise<NamespaceState> {
-  await kube.deleteNamespace(name);
-  for (let i = 0; i < 200; i++) {
-    const ns = await kube.getNamespace(name);
-    if (ns && ready(ns)) return ns;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} never reached the expected state`);
-}
-
 describe('the targeted and the full scan give identical diagnoses', () => {
   let cluster: FakeCluster | undefined;
   afterEach(async () => {
@@ -184,8 +161,8 @@ describe('the targeted and the full scan give identical diagnoses', () => {
   it.each(rows)('$name', async ({ given, ready, targeted }) => {
     const s = given();
     cluster = s.cluster;
-    const kube = await connect(cluster);
-    const ns = await terminating(kube, s.namespace, ready);
+    const kube = await connectKube(cluster);
+    const ns = await terminating(kube, s.namespace, ready, 200);
     const now = Date.now();
     // The fake controller's first pass comes after FAST.queueDelayMs, not upstream's 5 s.
     const opts = { clock: () => now, controllerFirstPassMs: FAST.queueDelayMs };

@@ -4,7 +4,8 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKube, type KubeClientOptions } from '../../src/kube/client.js';
+import { createKube, type KubeClient, type KubeClientOptions } from '../../src/kube/client.js';
+import type { NamespaceState } from '../../src/kube/port.js';
 import { clusterIdentity } from '../../src/kube/config.js';
 import type { RunReport } from '../../src/teardown/outcome.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
@@ -37,6 +38,30 @@ export interface Started {
 export async function start(cluster: FakeCluster): Promise<Started> {
   const { kubeconfig } = await cluster.start();
   return { kubeconfig, stop: () => cluster.stop() };
+}
+
+/** An adapter on the started fake cluster, with the adapter's defaults. */
+export async function connectKube(cluster: FakeCluster): Promise<KubeClient> {
+  const { kubeconfig } = await cluster.start();
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  return createKube(kc);
+}
+
+/** Delete the namespace and poll (every 50 ms, `tries` times) until `ready` holds for it. */
+export async function terminating(
+  kube: KubeClient,
+  name: string,
+  ready: (ns: NamespaceState) => boolean,
+  tries = 100,
+): Promise<NamespaceState> {
+  await kube.deleteNamespace(name);
+  for (let i = 0; i < tries; i++) {
+    const ns = await kube.getNamespace(name);
+    if (ns && ready(ns)) return ns;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${name} never reached the expected state`);
 }
 
 /** Run the engine in-process with the given inputs (kubeconfig content from the cluster). */
