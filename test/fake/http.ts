@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import type { Core } from './core.js';
 import {
@@ -26,6 +27,8 @@ export interface RequestRecord {
   status: number;
   bytesOut: number;
   accept?: string;
+  /** The Accept-Encoding header as sent. */
+  acceptEncoding?: string;
   contentType?: string;
   body?: unknown;
   at: number;
@@ -78,6 +81,32 @@ export interface FrontState {
 
 type Headers = Record<string, string | string[]>;
 
+/** kube-apiserver compresses an answer only when it is larger than this (defaultGzipThresholdBytes). */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+/** Whether Accept-Encoding has the exact token `gzip`, as the server's negotiateContentEncoding reads it. */
+function acceptsGzip(req: IncomingMessage | undefined): boolean {
+  const header = req?.headers['accept-encoding'];
+  return typeof header === 'string' && header.split(',').some((token) => token.trim() === 'gzip');
+}
+
+/**
+ * Write an API answer as kube-apiserver does (APIResponseCompression, on by default): gzip with
+ * `Content-Encoding: gzip` and `Vary: Accept-Encoding` when the client accepts it and the body is over
+ * GZIP_THRESHOLD_BYTES; otherwise as it is.
+ */
+function writeApiBody(res: ServerResponse, code: number, headers: Headers, text: string): void {
+  const body = Buffer.from(text);
+  if (body.byteLength <= GZIP_THRESHOLD_BYTES || !acceptsGzip(res.req)) {
+    res.writeHead(code, headers);
+    res.end(body);
+    return;
+  }
+  const vary = [headers.Vary ?? [], 'Accept-Encoding'].flat();
+  res.writeHead(code, { ...headers, 'Content-Encoding': 'gzip', Vary: vary });
+  res.end(gzipSync(body));
+}
+
 function sendJson(
   res: ServerResponse,
   code: number,
@@ -86,13 +115,13 @@ function sendJson(
   yaml = false,
 ): void {
   const text = yaml ? toYaml(body) : `${JSON.stringify(body)}\n`;
-  res.writeHead(code, {
+  const head = {
     'Audit-Id': randomUUID(),
     'Cache-Control': 'no-cache, private',
     'Content-Type': yaml ? 'application/yaml' : 'application/json',
     ...headers,
-  });
-  res.end(text);
+  };
+  writeApiBody(res, code, head, text);
 }
 
 function sendText(res: ServerResponse, code: number, text: string, headers: Headers = {}): void {
@@ -141,8 +170,7 @@ function sendDiscovery(
     res.end();
     return;
   }
-  res.writeHead(200, { ...headers, 'Content-Type': mediaType });
-  res.end(text);
+  writeApiBody(res, 200, { ...headers, 'Content-Type': mediaType }, text);
 }
 
 function wantsYaml(accept: string | undefined): boolean {
@@ -245,6 +273,7 @@ async function serve(core: Core, st: FrontState, req: IncomingMessage, res: Serv
     status: 0,
     bytesOut: 0,
     accept: req.headers.accept,
+    acceptEncoding: req.headers['accept-encoding'],
     contentType,
     at: Date.now(),
   };

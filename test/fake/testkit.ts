@@ -14,6 +14,8 @@ export const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxM
 export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The body as received (not decoded). */
+  body: Buffer;
   text: string;
   json: Loose;
 }
@@ -64,14 +66,15 @@ export function raw(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
         let json: Loose;
         try {
           json = text ? JSON.parse(text) : undefined;
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json });
       });
       res.on('error', reject);
     });

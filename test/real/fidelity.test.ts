@@ -99,5 +99,16 @@ describe('the fake API server compared with the real one', () => {
     expect(real['namespace conditions, held by the widget']!.text).toEqual(
       fake['namespace conditions, held by the widget']!.text,
     );
+    // Compression matched because both compress the big list and neither the small one nor an unasked one.
+    const encodings = (o: Record<string, Observation>) =>
+      Object.entries(o)
+        .filter(([, v]) => 'content-encoding' in v.text)
+        .map(([k, v]) => `${k}: ${v.text['content-encoding']}, vary ${v.text.vary}`);
+    expect(encodings(real)).toEqual([
+      'LIST over 128 KiB, Accept-Encoding gzip: gzip, vary Accept-Encoding',
+      'LIST over 128 KiB, no Accept-Encoding: (none), vary (none)',
+      'LIST of one item, Accept-Encoding gzip: (none), vary (none)',
+    ]);
+    expect(encodings(fake)).toEqual(encodings(real));
   });
 });

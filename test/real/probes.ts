@@ -1,4 +1,5 @@
 /** The same requests, in the same order, against any API server: what the fidelity comparison observes. */
+import { gunzipSync } from 'node:zlib';
 import type { StartedCluster } from '../fake/cluster.js';
 import { raw, waitFor, watch, type Loose } from '../fake/testkit.js';
 import { observe, type Observation } from './observe.js';
@@ -23,7 +24,7 @@ function resourceEntries(list: Loose, prefix: string, names: Record<string, stri
   const entries = (list?.resources ?? []).filter((x: Loose) => x.name.startsWith(prefix));
   const line = (x: Loose): string =>
     `${x.name} ${x.kind} [${[...(x.verbs ?? [])].sort().join(',')}] ${x.storageVersionHash ?? '-'}`;
-  return observe({ status: 200, headers: {}, text: '', json: undefined }, names, {
+  return observe({ status: 200, headers: {}, body: Buffer.alloc(0), text: '', json: undefined }, names, {
     entries: entries.map(line).join('; '),
   });
 }
@@ -93,7 +94,7 @@ export async function probe(s: StartedCluster, n: ProbeNames): Promise<Record<st
     100,
   );
   o['namespace conditions, held by the widget'] = observe(
-    { status: 200, headers: {}, text: '', json: undefined },
+    { status: 200, headers: {}, body: Buffer.alloc(0), text: '', json: undefined },
     names,
     conditionTexts(settled),
   );
@@ -107,12 +108,52 @@ export async function probe(s: StartedCluster, n: ProbeNames): Promise<Record<st
   const types = [...new Set(stream.events.map((e: Loose) => e.type))].join(',');
   const last = stream.events[stream.events.length - 1];
   o['WATCH namespace until DELETED'] = observe(
-    { status: await stream.status, headers: {}, text: '', json: last },
+    { status: await stream.status, headers: {}, body: Buffer.alloc(0), text: '', json: last },
     names,
     {
       'event types': types,
       'DELETED spec.finalizers': JSON.stringify(last?.object?.spec?.finalizers ?? null),
     },
   );
+  await compression(s, n, names, o);
   return o;
+}
+
+/**
+ * Response compression: a list of 50 ConfigMaps of 3000 bytes (over 128 KiB) asked for with and without
+ * `Accept-Encoding: gzip`, and a one-item page with it. Observed: the Content-Encoding, the Vary header and the
+ * decoded body.
+ */
+async function compression(
+  s: StartedCluster,
+  n: ProbeNames,
+  names: Record<string, string>,
+  o: Record<string, Observation>,
+): Promise<void> {
+  const ns = `${n.ns}-big`;
+  await raw(s, 'POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
+  for (let i = 0; i < 50; i++) {
+    await raw(s, 'POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { metadata: { name: `big-${i}` }, data: { payload: 'x'.repeat(3000) } },
+    });
+  }
+  const list = `/api/v1/namespaces/${ns}/configmaps`;
+  for (const [name, path, headers] of [
+    ['LIST over 128 KiB, Accept-Encoding gzip', list, { 'Accept-Encoding': 'gzip' }],
+    ['LIST over 128 KiB, no Accept-Encoding', list, {}],
+    ['LIST of one item, Accept-Encoding gzip', `${list}?limit=1`, { 'Accept-Encoding': 'gzip' }],
+  ] as const) {
+    const r = await raw(s, 'GET', path, { headers });
+    const encoding = String(r.headers['content-encoding'] ?? '(none)');
+    const json = encoding === 'gzip' ? (JSON.parse(gunzipSync(r.body).toString('utf8')) as Loose) : r.json;
+    o[name] = observe({ ...r, json }, names, {
+      'content-encoding': encoding,
+      vary: String(r.headers.vary ?? '(none)'),
+      // Only ours: 1.20 also puts kube-root-ca.crt in every namespace, which the fake does not emulate.
+      items: String(
+        json?.items?.filter((i: Loose) => i.metadata?.name?.startsWith('big-')).length ?? 'not JSON',
+      ),
+    });
+  }
+  await raw(s, 'DELETE', `/api/v1/namespaces/${ns}`);
 }
