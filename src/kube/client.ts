@@ -22,6 +22,11 @@ export interface KubeClientOptions {
   throttle?: { maxRetries: number; maxWaitMs: number };
   /** Per-request timeout (until the whole body is read; for a watch, until the headers). Default 60 000 ms. */
   timeoutMs?: number;
+  /**
+   * Ask for gzip-encoded answers, as kubectl does (kube-apiserver compresses those over 128 KiB: large list pages).
+   * Watches are never compressed. Default true.
+   */
+  gzip?: boolean;
   /** Server-side `timeoutSeconds` of a watch. Default 290. */
   watchTimeoutSeconds?: number;
   /** Parallel requests during legacy discovery. Default 8. */
@@ -40,7 +45,7 @@ export interface KubeClientOptions {
 
 /** The adapter: the port plus request accounting and cleanup. */
 export type KubeClient = Kube & {
-  /** Requests sent (every attempt, watches included) and response body bytes received. */
+  /** Requests sent (every attempt, watches included) and response body bytes received (compressed when they were). */
   cost(): Cost;
   /** Stop running watches and close pooled connections. */
   close(): Promise<void>;
@@ -81,6 +86,7 @@ function transportSettings(opts: KubeClientOptions): TransportSettings {
     maxThrottle: opts.throttle?.maxRetries ?? 5,
     maxWaitMs: opts.throttle?.maxWaitMs ?? 30_000,
     timeoutMs: opts.timeoutMs ?? 60_000,
+    gzip: opts.gzip ?? true,
     sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
     deadline: opts.deadline,
     signal: opts.signal,

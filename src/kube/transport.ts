@@ -11,12 +11,17 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { messageOf } from '../shared/errors.js';
 import { KubeError } from './port.js';
 import { networkCode, networkError, statusError } from './http-errors.js';
 import { parseJson } from './map.js';
 import { JSON_TYPE, urlOf, type Req, type Res } from './request.js';
 import { backoff, isRetriable, retryAfterMs } from './retry.js';
+
+/** client-node's connection pool (an undici Agent). */
+type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 
 /** The part of client-node's connection pool (an undici Agent) used directly. */
 interface DirectDispatcher {
@@ -34,18 +39,32 @@ interface DirectDispatcher {
   }>;
 }
 
+/** The most a gzip-encoded body may expand to: a small hostile body must not become gigabytes in memory. */
+export const MAX_DECODED_BYTES = 128 * 1024 * 1024;
+
+const gunzipAsync = promisify(gunzip);
+
 /**
  * Send through the pool's own `request()` instead of WHATWG fetch: same TLS, auth and connections, a third of the
- * CPU per request. The response is wrapped in client-node's ResponseContext so callers see no difference.
+ * CPU per request. With `gzip`, the request asks for a compressed answer (kube-apiserver compresses those over
+ * 128 KiB) and the body is decoded off the main thread; `onWire` is told the body's size as received. The response
+ * is wrapped in client-node's ResponseContext so callers see no difference.
  */
-async function sendDirect(d: DirectDispatcher, ctx: RequestContext, url: string): Promise<ResponseContext> {
+async function sendDirect(
+  d: DirectDispatcher,
+  ctx: RequestContext,
+  url: string,
+  req: Req,
+  gzip: boolean,
+  onWire: (bytes: number) => void,
+): Promise<ResponseContext> {
   const u = new URL(url);
   const body = ctx.getBody();
   const res = await d.request({
     origin: u.origin,
     path: `${u.pathname}${u.search}`,
     method: ctx.getHttpMethod().toString(),
-    headers: ctx.getHeaders(),
+    headers: gzip ? { ...ctx.getHeaders(), 'Accept-Encoding': 'gzip' } : ctx.getHeaders(),
     body: typeof body === 'string' ? body : undefined,
     signal: ctx.getSignal(),
   });
@@ -53,11 +72,32 @@ async function sendDirect(d: DirectDispatcher, ctx: RequestContext, url: string)
   for (const [name, value] of Object.entries(res.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  const encoded = gzip && headers['content-encoding']?.trim().toLowerCase() === 'gzip';
+  const binary = async (): Promise<Buffer> => {
+    const wire = Buffer.from(await res.body.arrayBuffer());
+    onWire(wire.byteLength);
+    return encoded ? decode(wire, req) : wire;
+  };
   return new ResponseContext(res.statusCode, headers, {
-    text: () => res.body.text(),
-    binary: async () => Buffer.from(await res.body.arrayBuffer()),
+    text: async () => (await binary()).toString('utf8'),
+    binary,
     stream: () => Readable.toWeb(res.body) as ReadableStream<Uint8Array>,
   });
+}
+
+/** A gzip body, decoded; a KubeError when it is not gzip or expands past MAX_DECODED_BYTES. */
+async function decode(wire: Buffer, req: Req): Promise<Buffer> {
+  try {
+    return await gunzipAsync(wire, { maxOutputLength: MAX_DECODED_BYTES });
+  } catch (err) {
+    throw new KubeError(
+      `the server's gzip-encoded answer to ${req.verb} ${req.resource ?? req.path} (${wire.byteLength} bytes) cannot be decoded: ${messageOf(err)}`,
+      0,
+      'UnexpectedServerResponse',
+      req.verb,
+      req.resource,
+    );
+  }
 }
 
 /** How long auth headers from the kubeconfig are reused before they are made again. */
@@ -75,6 +115,8 @@ export interface TransportSettings {
   maxThrottle: number;
   maxWaitMs: number;
   timeoutMs: number;
+  /** Ask for gzip-encoded answers (not for watches). */
+  gzip: boolean;
   sleep: (ms: number) => Promise<void>;
   /** Epoch ms of the run's one deadline: no request is sent, waited for or retried past it. */
   deadline?: number;
@@ -103,7 +145,7 @@ export class Transport {
   /** Auth headers from the last `applySecurityAuthentication`, and when they were made. */
   private auth: { headers: Record<string, string>; at: number } | undefined;
   /** The first dispatcher client-node builds (TLS options, connection pool) is reused for every request. */
-  private dispatcher: ReturnType<RequestContext['getDispatcher']>;
+  private dispatcher: Dispatcher | undefined;
   /** Credentials seen in auth headers: masked by `onSecret` and cut out of server text. */
   private readonly secrets = new Set<string>();
   /** Aborted WRITE_GRACE_MS after cancellation, for writes in flight. */
@@ -182,7 +224,7 @@ export class Transport {
     this.bytes += n;
   }
 
-  /** Requests sent (every attempt) and response body bytes received. */
+  /** Requests sent (every attempt) and response body bytes received (as sent: compressed when they were). */
   cost(): { requests: number; bytes: number } {
     return { requests: this.requests, bytes: this.bytes };
   }
@@ -215,15 +257,11 @@ export class Transport {
       const limit = stream?.signal ?? AbortSignal.timeout(timeoutMs);
       const signal = cancel ? AbortSignal.any([limit, cancel]) : limit;
       // The pool does not always honour the signal while it connects (a TLS handshake that never completes).
-      const response = await untilAborted(this.sendOnce(req, url, tries, signal), signal);
+      const response = await untilAborted(this.sendOnce(req, url, tries, signal, !!stream), signal);
       const { httpStatusCode: status, headers } = response;
       clearTimeout(headerTimer);
       let text = '';
-      if (!stream || status !== 200) {
-        text = await response.body.text();
-        this.bytes += Buffer.byteLength(text);
-        text = this.redact(text);
-      }
+      if (!stream || status !== 200) text = this.redact(await response.body.text());
       return { status, headers, text, response };
     } catch (err) {
       clearTimeout(headerTimer);
@@ -355,6 +393,7 @@ export class Transport {
     url: string,
     tries: Tries,
     signal?: AbortSignal,
+    stream = false,
   ): Promise<ResponseContext> {
     const ctx = new RequestContext(url, HttpMethod[req.method]);
     tries.cachedAuth = await this.authenticate(ctx, req);
@@ -368,8 +407,22 @@ export class Transport {
     if (signal?.aborted) throw signal.reason;
     this.requests++;
     const dispatcher = ctx.getDispatcher() as DirectDispatcher | undefined;
-    if (typeof dispatcher?.request !== 'function') return this.http.send(ctx).toPromise();
-    return sendDirect(dispatcher, ctx, url);
+    if (typeof dispatcher?.request !== 'function') {
+      // No pool of ours (no TLS options at all): fetch, which negotiates and decodes compression itself.
+      const res = await this.http.send(ctx).toPromise();
+      const { body } = res;
+      return new ResponseContext(res.httpStatusCode, res.headers, {
+        text: async () => {
+          const text = await body.text();
+          this.bytes += Buffer.byteLength(text);
+          return text;
+        },
+        binary: () => body.binary(),
+        stream: () => body.stream(),
+      });
+    }
+    const gzip = this.s.gzip && !stream;
+    return sendDirect(dispatcher, ctx, url, req, gzip, (n) => (this.bytes += n));
   }
 }
 
