@@ -10,7 +10,9 @@ import {
   ResponseContext,
   type KubeConfig,
 } from '@kubernetes/client-node';
+import type { RequestOptions } from 'node:https';
 import { Readable } from 'node:stream';
+import { createSecureContext } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { messageOf } from '../shared/errors.js';
@@ -144,8 +146,9 @@ export class Transport {
   private bytes = 0;
   /** Auth headers from the last `applySecurityAuthentication`, and when they were made. */
   private auth: { headers: Record<string, string>; at: number } | undefined;
-  /** The first dispatcher client-node builds (TLS options, connection pool) is reused for every request. */
+  /** The one connection pool (see `sharedPool`), reused for every request. */
   private dispatcher: Dispatcher | undefined;
+  private pool: Promise<Dispatcher> | undefined;
   /** Credentials seen in auth headers: masked by `onSecret` and cut out of server text. */
   private readonly secrets = new Set<string>();
   /** Aborted WRITE_GRACE_MS after cancellation, for writes in flight. */
@@ -233,6 +236,7 @@ export class Transport {
   async close(): Promise<void> {
     const d = this.dispatcher;
     this.dispatcher = undefined;
+    this.pool = undefined;
     if (d) await d.close();
   }
 
@@ -342,10 +346,45 @@ export class Transport {
     this.learnSecrets(this.auth.headers);
     const built = ctx.getDispatcher();
     if (built) {
-      if (this.dispatcher) ctx.setDispatcher(this.dispatcher);
-      else this.dispatcher = built;
+      this.pool ??= this.sharedPool(built, req);
+      const pool = await this.pool;
+      if (pool !== built) built.close().catch(() => undefined);
+      this.dispatcher = pool;
+      ctx.setDispatcher(pool);
     }
     return false;
+  }
+
+  /**
+   * The connection pool, with one TLS context for all its connections. client-node's pool hands the kubeconfig's
+   * CA, certificate and key to every TLS connect, so Node parses them again for each new connection (the scan opens
+   * several, and every watch one more); this pool parses them once. Through a proxy, or when the TLS options cannot
+   * be read again, client-node's pool stays.
+   */
+  private async sharedPool(built: Dispatcher, req: Req): Promise<Dispatcher> {
+    const tls: RequestOptions = {};
+    try {
+      await this.bounded(req, this.kc.applyToHTTPSOptions(tls), 'the kubeconfig credentials');
+    } catch {
+      return built;
+    }
+    const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername } = tls;
+    const plan = this.kc.createDispatcherOptions(this.kc.getCurrentCluster(), {
+      ca,
+      cert,
+      key,
+      pfx,
+      passphrase,
+      rejectUnauthorized,
+      servername,
+    });
+    if (plan.type !== 'agent') return built;
+    const connect: Record<string, unknown> = { ...plan.connect };
+    for (const material of ['ca', 'cert', 'key', 'pfx', 'passphrase']) delete connect[material];
+    connect.secureContext = createSecureContext({ ca, cert, key, pfx, passphrase });
+    // The same pool class client-node builds (undici's Agent), with the parsed context instead of the raw material.
+    const Pool = built.constructor as new (options: { connect: Record<string, unknown> }) => Dispatcher;
+    return new Pool({ connect });
   }
 
   /** `work`, or a KubeError when the deadline or cancellation comes first. */
