@@ -44,7 +44,9 @@ async function listTypes(
   const lists = await reads.map(types, async (t) => {
     const res = { group: t.group, version: t.version, resource: t.resource };
     const items = await reads.listMetadata(`${READ_AREA.scan} ${resourceName(t)}`, res, namespace);
-    return items.map((meta) => ({ resource: { ...res, kind: t.kind }, meta }));
+    // One resource object for all the objects of a type (read-only everywhere).
+    const resource = { ...res, kind: t.kind };
+    return items.map((meta) => ({ resource, meta }));
   });
   return lists.flat();
 }

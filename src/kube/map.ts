@@ -35,7 +35,11 @@ export function strs(v: unknown): string[] {
 
 function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(rec(v))) if (typeof val === 'string') out[k] = val;
+  const o = rec(v);
+  for (const k in o) {
+    const val = o[k];
+    if (typeof val === 'string') out[k] = val;
+  }
   return out;
 }
 

@@ -16,7 +16,12 @@ const ID: RuleId = 'finalizer-owner-gone';
 export function finalizerOwnerGone(s: Snapshot): Finding[] {
   const holders = new Map<string, Leftover[]>();
   for (const l of s.leftovers) {
-    for (const f of new Set(l.meta.finalizers)) holders.set(f, [...(holders.get(f) ?? []), l]);
+    if (l.meta.finalizers.length === 0) continue;
+    for (const f of new Set(l.meta.finalizers)) {
+      const list = holders.get(f);
+      if (list) list.push(l);
+      else holders.set(f, [l]);
+    }
   }
   return [...holders.keys()].sort().map((f) => {
     const objects = (holders.get(f) ?? []).sort((a, b) => compareText(objectRef(a), objectRef(b)));

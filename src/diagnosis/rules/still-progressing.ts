@@ -59,23 +59,30 @@ const isPod = (r: { group: string; resource: string }): boolean => r.group === '
 function countList(pods: PodState[], others: Leftover[]): string {
   const counts = new Map<string, number>();
   if (pods.length) counts.set('pods', pods.length);
-  for (const l of others)
-    counts.set(resourceName(l.resource), (counts.get(resourceName(l.resource)) ?? 0) + 1);
+  // Objects of one type share their resource: name each type once, not each object.
+  const byType = new Map<Leftover['resource'], number>();
+  for (const l of others) byType.set(l.resource, (byType.get(l.resource) ?? 0) + 1);
+  for (const [resource, n] of byType)
+    counts.set(resourceName(resource), (counts.get(resourceName(resource)) ?? 0) + n);
   return [...counts].map(([r, n]) => `${n} ${r}`).join(', ');
 }
 
 function progressEvidence(pods: PodState[], others: Leftover[]): Evidence[] {
+  const total = pods.length + others.length;
+  // Only what is shown is built: a big namespace has thousands of objects here.
+  const shown = total <= MAX_EVIDENCE ? total : MAX_EVIDENCE;
   const evidence: Evidence[] = [
-    ...pods.map((p) => ({
+    ...pods.slice(0, shown).map((p) => ({
       object: `pods/${p.name}`,
       field: 'metadata.deletionTimestamp',
       value: p.deletionTimestamp ?? '(not deleted yet)',
     })),
-    ...others.map((l) => ({ object: objectRef(l), field: 'metadata.finalizers', value: '[]' })),
+    ...others
+      .slice(0, Math.max(0, shown - pods.length))
+      .map((l) => ({ object: objectRef(l), field: 'metadata.finalizers', value: '[]' })),
   ];
-  if (evidence.length <= MAX_EVIDENCE) return evidence;
-  const more = { object: '…', field: 'more objects', value: String(evidence.length - MAX_EVIDENCE) };
-  return [...evidence.slice(0, MAX_EVIDENCE), more];
+  if (total <= MAX_EVIDENCE) return evidence;
+  return [...evidence, { object: '…', field: 'more objects', value: String(total - MAX_EVIDENCE) }];
 }
 
 /** Right after the DELETE the controller has not run yet (it waits 5 s): say so rather than stay silent. */
