@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
-import { createKube } from '../src/kube/client.js';
+import { createKube, type KubeClientOptions } from '../src/kube/client.js';
 import type { ScanChoice } from '../src/diagnosis/types.js';
 import type { NamespaceState } from '../src/kube/port.js';
 import type { Options } from './args.js';
@@ -33,6 +33,8 @@ export interface OursShape {
   maxPages: number;
   clusterReads: [string, number][];
   clusterReadCount: number;
+  /** Bytes on the wire of the largest LIST page. */
+  largestPage: number;
   /** Reported by the snapshot itself. */
   listedTypes: number;
   findings: number;
@@ -58,6 +60,8 @@ export interface BigResult {
   spec: BigSpec;
   latencyMs: number;
   ours: OursSample[];
+  /** The same with `gzip: false`: the bytes on the wire without compression. */
+  oursPlain: OursSample[];
   oursCold: OursSample;
   /** The same, with the fake's O(all objects)-per-page list left as it is. */
   oursUnmodifiedFake: OursSample[];
@@ -100,6 +104,7 @@ function shapeOf(
       ),
     ),
     clusterReadCount: cluster.length,
+    largestPage: Math.max(0, ...scan.map((r) => r.bytesOut)),
   };
 }
 
@@ -120,8 +125,9 @@ export async function ours(
   kc: KubeConfig,
   ns: NamespaceState,
   scan: 'auto' | 'full' = 'auto',
+  client: KubeClientOptions = {},
 ): Promise<OursSample> {
-  const kube = createKube(kc);
+  const kube = createKube(kc, client);
   try {
     const m = await measure(remote, async () => {
       const snapshot = await takeSnapshot(kube, ns, { scan });
@@ -199,10 +205,12 @@ export async function runBig(
   const naiveCold = (await measure(remote, () => naiveScan(kc, spec.namespace))).sample;
   const oursCold = await ours(remote, kc, ns);
   await ours(remote, kc, ns);
+  await ours(remote, kc, ns, 'auto', { gzip: false });
   const result: BigResult = {
     spec,
     latencyMs: opts.latencyMs,
     ours: [],
+    oursPlain: [],
     oursCold,
     oursUnmodifiedFake: [],
     oursAtLatency: [],
@@ -223,6 +231,7 @@ export async function runBig(
   for (let run = 0; run < Math.max(opts.runs, kubectlRuns); run++) {
     if (run < opts.runs) {
       result.ours.push(await ours(remote, kc, ns));
+      result.oursPlain.push(await ours(remote, kc, ns, 'auto', { gzip: false }));
       const naive = await measure(remote, () => naiveScan(kc, spec.namespace));
       result.naive.push(naive.sample);
       result.naiveInfo = naive.value;

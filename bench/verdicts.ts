@@ -183,6 +183,7 @@ export function targets(f: Figures, big: BigResult, many: ManyResult, startup: S
       pass: f.bytesRatio <= 0.2,
       measured: `${x(f.bytesRatio)} (${(median(big.ours.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB vs ${(median(big.naive.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB)`,
     },
+    gzipTarget(big),
     {
       id: 'requests',
       name: 'Big namespace requests',
@@ -234,6 +235,24 @@ export function targets(f: Figures, big: BigResult, many: ManyResult, startup: S
     },
   ];
   return list;
+}
+
+/** `Accept-Encoding: gzip` on the request path: the full scan with and without it. */
+function gzipTarget(big: BigResult): Target {
+  const m = (xs: readonly { bytes: number; wallMs: number }[], k: 'bytes' | 'wallMs'): number =>
+    median(xs.map((s) => s[k]));
+  const [bz, bp] = [m(big.ours, 'bytes'), m(big.oursPlain, 'bytes')];
+  const [wz, wp] = [m(big.ours, 'wallMs'), m(big.oursPlain, 'wallMs')];
+  const kib = (b: number): string => `${(b / 1024).toFixed(0)} KiB`;
+  return {
+    id: 'gzip',
+    name: 'Big namespace, `Accept-Encoding: gzip`: bytes on the wire vs without',
+    goal: 'fewer bytes, wall time within 10 % of without',
+    pass: big.oursPlain.length ? bz < bp && wz <= wp * 1.1 : undefined,
+    measured: big.oursPlain.length
+      ? `${kib(bz)} vs ${kib(bp)} (${x(bp / bz)} less); ${t(wz)} vs ${t(wp)}`
+      : 'not measured',
+  };
 }
 
 /** The last line the bench prints. */
