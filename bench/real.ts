@@ -1,7 +1,8 @@
 /**
  * The big-namespace scan (ours, the naive client-node scan, the kubectl recipe) on a real kube-apiserver 1.20 + etcd,
- * beside the fake at the same size. Runs when the control plane can be found (`KUBE_ASSETS` or
- * ../shared/realkube/install.sh) and not with `--quick`.
+ * beside the fake at the same size; then (5b, bench/real-stuck.ts) the same namespace on a plane with the
+ * controller-manager, after the real namespace controller's pass. Runs when the control plane can be found
+ * (`KUBE_ASSETS` or ../shared/realkube/install.sh) and not with `--quick`.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +15,7 @@ import type { Options } from './args.js';
 import { KUBECTL, runRecipe } from './big.js';
 import { naiveScan } from './naive.js';
 import type { BigSpec } from './protocol.js';
+import { benchTypes, measureStuck, type RealStuckResult } from './real-stuck.js';
 import type { RemoteCluster } from './remote.js';
 import { median } from './stats.js';
 
@@ -48,6 +50,10 @@ export interface RealResult {
   /** Building the namespace on the real server (CRDs established, objects created), ms. */
   buildMs?: number;
   startMs?: number;
+  /** Section 5b: the same namespace after the real namespace controller's pass. */
+  stuck?: RealStuckResult;
+  /** Why 5b is missing while section 5 was measured. */
+  stuckSkipped?: string;
 }
 
 const FINALIZER = 'bench.example.com/hold';
@@ -117,13 +123,12 @@ async function post(s: StartedCluster, path: string, body: unknown): Promise<voi
   if (r.status !== 201) throw new Error(`bench: POST ${path}: ${r.status} ${r.text.slice(0, 300)}`);
 }
 
-/** The same namespace the fake builds (bench/server.ts), created through the real API; then DELETE, so it is Terminating. */
-async function build(s: StartedCluster, spec: BigSpec): Promise<void> {
-  const types = Array.from({ length: spec.types }, (_, i) => ({
-    group: `g${String(i % spec.groups).padStart(2, '0')}.bench.example.com`,
-    kind: `Widget${i}`,
-    plural: `widget${i}s`,
-  }));
+/**
+ * The same namespace the fake builds (bench/server.ts), created through the real API; then DELETE, so it is
+ * Terminating. Resolves the time (epoch ms) the DELETE was sent.
+ */
+async function build(s: StartedCluster, spec: BigSpec): Promise<number> {
+  const types = benchTypes(spec);
   await pool(types, 4, (t) =>
     post(s, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       metadata: { name: `${t.plural}.${t.group}` },
@@ -171,8 +176,10 @@ async function build(s: StartedCluster, spec: BigSpec): Promise<void> {
       spec: { replicas: 1, size: 'small', owner: 'team-shop' },
     });
   });
+  const deletedAt = Date.now();
   const r = await raw(s, 'DELETE', `/api/v1/namespaces/${spec.namespace}`);
   if (r.status !== 200) throw new Error(`bench: DELETE namespace: ${r.status}`);
+  return deletedAt;
 }
 
 /** Measure the fake (in its worker) and, when available, the real control plane at REAL_SIZES. */
@@ -200,6 +207,7 @@ export async function runReal(
   let t = performance.now();
   const plane = await startControlPlane(assets, { controllerManager: false });
   const startMs = performance.now() - t;
+  let result: RealResult;
   try {
     log(`real server: kube-apiserver ready in ${Math.round(startMs)} ms; building the namespace`);
     t = performance.now();
@@ -210,7 +218,45 @@ export async function runReal(
     log(
       `real server: ours ${Math.round(median(real.ours))} ms, naive ${Math.round(median(real.naive))} ms, kubectl recipe ${real.kubectl.length ? Math.round(median(real.kubectl)) : '-'} ms (medians)`,
     );
-    return { spec, fake, real, buildMs, startMs };
+    result = { spec, fake, real, buildMs, startMs };
+  } finally {
+    await stopControlPlane(plane);
+  }
+  try {
+    result.stuck = await runStuckReal(assets, spec, runs, kubectlRuns, log);
+  } catch (e) {
+    result.stuckSkipped = `failed: ${(e as Error).message}`;
+    log(`real server, after the controller's pass: ${result.stuckSkipped}`);
+  }
+  return result;
+}
+
+/**
+ * 5b: a second control plane, this time with kube-controller-manager, built the same way; the DELETE lets the real
+ * namespace controller do its pass before the measurements. (Section 5's plane has no controller-manager, so that
+ * its namespace keeps all its content; a fresh plane measures the controller's first pass after a fresh DELETE.)
+ */
+async function runStuckReal(
+  assets: string,
+  spec: BigSpec,
+  runs: number,
+  kubectlRuns: number,
+  log: (line: string) => void,
+): Promise<RealStuckResult> {
+  let t = performance.now();
+  const plane = await startControlPlane(assets, { controllerManager: true });
+  const startMs = performance.now() - t;
+  try {
+    log(
+      `real server with the controller-manager: ready in ${Math.round(startMs)} ms; building the namespace`,
+    );
+    t = performance.now();
+    const deletedAt = await build(plane.admin, spec);
+    const buildMs = performance.now() - t;
+    log(
+      `real server with the controller-manager: built and deleted in ${Math.round(buildMs)} ms; waiting for the controller's pass`,
+    );
+    return { ...(await measureStuck(plane, spec, deletedAt, runs, kubectlRuns, log)), startMs, buildMs };
   } finally {
     await stopControlPlane(plane);
   }

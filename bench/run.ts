@@ -12,7 +12,7 @@ import { runBig } from './big.js';
 import { machine } from './machine.js';
 import { runMany } from './many.js';
 import { runReal } from './real.js';
-import { renderReal } from './real-report.js';
+import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
 import { renderMarkdown } from './report.js';
 import { runStartup } from './startup.js';
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
     const startup = await runStartup(ROOT, options.sizes.startupReps, log);
     const real = await runReal(remote, options, ROOT, log);
     const f = figures(big, many, startup);
-    const list = targets(f, big, many, startup);
+    const list = [...targets(f, big, many, startup), ...realTargets(real)];
     const markdown = renderMarkdown({
       options,
       machine: m,

@@ -42,6 +42,7 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
       '## 2. Many namespaces',
       '## 3. Detection latency',
       '## 4. Start-up',
+      '## 5. Big namespace on a real API server',
       '## How the figures are measured',
     ]) {
       expect(md.split('\n')).toContain(heading);
@@ -60,6 +61,10 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
     expect(md).toMatch(/(✅ pass|❌ miss)/);
     expect(md).toMatch(/\| \*\*targeted\*\*: .* \| \d+(\.\d)? ms \| \d+ \| [\d.]+ KiB \|/);
     expect(md).toContain('Findings: identical (a targeted and a full snapshot taken with the same clock)');
+    // The real server is never started with --quick: its rows say so.
+    expect(md).toMatch(
+      /\| Real server 1\.20: .* targeted scan vs the kubectl recipe \| ≥ 300× faster \| not measured: --quick \| — not measured \|/,
+    );
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(
       /^bench: big namespace .*[\d.]+× than the naive scan, [\d.]+× the latency floor, .* targets met \d+\/\d+$/,
     );
