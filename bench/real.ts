@@ -33,7 +33,11 @@ export const REAL_SIZES = {
 export interface RealColumn {
   ours: number[];
   oursRequests: number;
+  /** Response bytes as received: gzip-encoded where the server compressed them (the adapter asks for gzip). */
   oursBytes: number;
+  /** The same snapshot with `createKube(kc, { gzip: false })`: wall times, bytes (all uncompressed). */
+  oursNoGzip: number[];
+  oursNoGzipBytes: number;
   findings: number;
   naive: number[];
   naiveObjects: number;
@@ -70,6 +74,8 @@ async function measureColumn(
     ours: [],
     oursRequests: 0,
     oursBytes: 0,
+    oursNoGzip: [],
+    oursNoGzipBytes: 0,
     findings: 0,
     naive: [],
     naiveObjects: 0,
@@ -89,11 +95,19 @@ async function measureColumn(
     const oursMs = performance.now() - t;
     const cost = kube.cost();
     await kube.close();
+    const plain = createKube(kc, { gzip: false });
+    t = performance.now();
+    diagnose(await takeSnapshot(plain, ns));
+    const plainMs = performance.now() - t;
+    const plainCost = plain.cost();
+    await plain.close();
     t = performance.now();
     const naive = await naiveScan(kc, spec.namespace);
     const naiveMs = performance.now() - t;
     if (run < 0) continue;
     col.ours.push(oursMs);
+    col.oursNoGzip.push(plainMs);
+    col.oursNoGzipBytes = plainCost.bytes;
     col.naive.push(naiveMs);
     col.oursRequests = cost.requests;
     col.oursBytes = cost.bytes;
