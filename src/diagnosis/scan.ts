@@ -80,13 +80,19 @@ export interface ScanSettings {
   firstPassMs: number;
 }
 
-const discover = (reads: Reads, core: boolean): Promise<Discovery | undefined> =>
-  reads.call(READ_AREA.discovery, (r) => r.discover({ core }));
+const discover = (reads: Reads, core: boolean, groups?: string[]): Promise<Discovery | undefined> =>
+  reads.call(READ_AREA.discovery, (r) => r.discover(groups ? { core, groups } : { core }));
+
+/** The API groups (other than core) of the types the conditions name. */
+const namedGroups = (parsed: ParsedConditions): string[] => [
+  ...new Set((parsed.contentRemaining?.counts ?? []).map((c) => c.group).filter((g) => g !== '')),
+];
 
 /**
  * Discovery and the namespace scan: only the types the controller's conditions name when they can be trusted and
- * discovery is healthy (without the core group when none of them is core), checked against the conditions'
- * counts; otherwise, or when that check fails, full discovery and every listable type.
+ * discovery is healthy (without the core group when none of them is core, and — on a server without aggregated
+ * discovery — reading only the named groups), checked against the conditions' counts; otherwise, or when that
+ * check fails, full discovery and every listable type.
  */
 export async function scan(
   reads: Reads,
@@ -102,7 +108,7 @@ export async function scan(
   if (refused) return fullScan(reads, ns, parsed, await discover(reads, true), refused);
   const before = reads.errors.length;
   const core = namesCoreTypes(parsed);
-  const discovery = await discover(reads, core);
+  const discovery = await discover(reads, core, namedGroups(parsed));
   const discovered = reads.errors.length;
   const error = reads.errors.slice(before).find((e) => e.what === READ_AREA.discovery)?.error;
   const plan = planScan(discovery?.resources ?? [], parsed);
@@ -114,9 +120,11 @@ export async function scan(
     if (!unlike) return { leftovers, choice, discovery, listedTypes: target.types.length };
     choice = { ...unlike, detail: `${unlike.detail} (after ${target.types.length} targeted list(s))` };
   }
-  // The full scan lists (and reports) every type again; a discovery without the core group is not enough for it.
-  reads.errors.splice(core ? discovered : before);
-  return fullScan(reads, ns, parsed, core ? discovery : await discover(reads, true), choice);
+  // The full scan lists (and reports) every type again; a discovery without the core group or limited to the named
+  // groups is not enough for it.
+  const complete = core && discovery?.onlyGroups === undefined;
+  reads.errors.splice(complete ? discovered : before);
+  return fullScan(reads, ns, parsed, complete ? discovery : await discover(reads, true), choice);
 }
 
 async function fullScan(

@@ -62,7 +62,7 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     deleteNamespace: (name, o) => deleteNamespace(t, name, o),
     watchNamespace: (name, resourceVersion, onEvent) =>
       watches.watchNamespace(name, resourceVersion, onEvent),
-    discover: (o) => discover(t, concurrency, o?.core ?? true),
+    discover: (o) => discover(t, concurrency, o?.core ?? true, o?.groups),
     listMetadata: (res, o) => listMetadata(t, res, o),
     listRaw: (path, o) => listRaw(t, path, o),
     getRaw: (path) => getRaw(t, path),

@@ -15,9 +15,15 @@ type Fetched = GroupVersion & { gv: string; doc?: unknown; error?: string };
 
 /**
  * Discover the resources of the cluster; `concurrency` bounds the parallel requests of legacy discovery. Without
- * `core`, the core group (`/api`, `/api/v1`) is not asked for.
+ * `core`, the core group (`/api`, `/api/v1`) is not asked for; with `only`, legacy discovery reads only the
+ * group-versions of those API groups (and the result says so in `onlyGroups`).
  */
-export async function discover(t: Transport, concurrency: number, core = true): Promise<Discovery> {
+export async function discover(
+  t: Transport,
+  concurrency: number,
+  core = true,
+  only?: readonly string[],
+): Promise<Discovery> {
   const accept = `${AGGREGATED_DISCOVERY_TYPE},${JSON_TYPE}`;
   const [coreDoc, groups] = await Promise.all([
     core
@@ -29,7 +35,9 @@ export async function discover(t: Transport, concurrency: number, core = true): 
   if ((!core || isAggregated(coreDoc)) && isAggregated(groups)) {
     return fromAggregated([...arr(rec(coreDoc).items), ...arr(rec(groups).items)]);
   }
-  return legacyDiscovery(t, concurrency, rec(groups).kind === 'APIGroupList' ? groups : undefined, core);
+  const list = rec(groups).kind === 'APIGroupList' ? groups : undefined;
+  const legacy = await legacyDiscovery(t, concurrency, list, core, only && new Set(only));
+  return only ? { ...legacy, onlyGroups: [...only] } : legacy;
 }
 
 async function legacyDiscovery(
@@ -37,10 +45,13 @@ async function legacyDiscovery(
   concurrency: number,
   groupList: unknown,
   core: boolean,
+  only: ReadonlySet<string> | undefined,
 ): Promise<Discovery> {
   const groups =
     groupList ?? (await t.requestJson({ method: 'GET', path: '/apis', verb: 'get', resource: undefined }));
-  const wanted = groupVersions(groups).filter((gv) => core || gv.group !== '');
+  const wanted = groupVersions(groups).filter((gv) =>
+    gv.group === '' ? core : only === undefined || only.has(gv.group),
+  );
   const results = await mapPool(wanted, concurrency, async ({ group, version }) => {
     const gv = group ? `${group}/${version}` : version;
     try {

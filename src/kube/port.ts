@@ -70,6 +70,8 @@ export interface Discovery {
   failed: { groupVersion: string; error: string }[];
   /** `aggregated` (apidiscovery.k8s.io/v2) or `legacy` (one request per group-version). */
   mode: 'aggregated' | 'legacy';
+  /** Legacy discovery asked for these API groups only (`discover({ groups })`): other groups are not in it. */
+  onlyGroups?: string[];
 }
 
 /** One page of a metadata-only list. */
@@ -118,9 +120,10 @@ export interface KubeReader {
   listNamespaces(labelSelector: string): Promise<NamespaceState[]>;
   /**
    * Aggregated discovery with fallback to legacy; never throws for one broken group. `core: false` leaves out the
-   * core group (`/api`) for callers that need only named API groups.
+   * core group (`/api`) for callers that need only named API groups; `groups` limits legacy discovery (one request
+   * per group-version) to those API groups — aggregated discovery has every group in one answer anyway.
    */
-  discover(opts?: { core?: boolean }): Promise<Discovery>;
+  discover(opts?: { core?: boolean; groups?: readonly string[] }): Promise<Discovery>;
   /** Metadata-only list, one page. `namespace` undefined = cluster-scoped or all namespaces. */
   listMetadata(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,

@@ -71,10 +71,15 @@ export class RecordingReader implements Kube {
       .map((c) => String(c.args[0]));
   }
 
-  discover(opts?: { core?: boolean }): Promise<Discovery> {
+  /** As the adapter: without `core` no core types; legacy discovery with `groups` has only those groups. */
+  discover(opts?: { core?: boolean; groups?: readonly string[] }): Promise<Discovery> {
     return this.enter('discover', opts ? [opts] : [], 'discover', () => {
       const d = this.data.discovery ?? { resources: [], failed: [], mode: 'aggregated' };
-      return opts?.core === false ? { ...d, resources: d.resources.filter((r) => r.group !== '') } : d;
+      const only = d.mode === 'legacy' ? opts?.groups : undefined;
+      const resources = d.resources.filter((r) =>
+        r.group === '' ? opts?.core !== false : only === undefined || only.includes(r.group),
+      );
+      return only ? { ...d, resources, onlyGroups: [...only] } : { ...d, resources };
     });
   }
 

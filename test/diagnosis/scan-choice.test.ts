@@ -44,7 +44,7 @@ describe('takeSnapshot: the targeted scan', () => {
     ]);
     expect(s.discovery.listedTypes).toBe(1);
     // No core type is named: discovery leaves out the core group.
-    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: false }]]);
+    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: false, groups: ['kiali.io'] }]]);
     expect(s.leftovers.map((l) => l.meta.name)).toEqual(['kiali']);
     // The cluster reads the rules need still happen: the CRD of the finalized type, workloads, APIServices.
     expect(kube.rawPaths()).toContain(
@@ -209,15 +209,49 @@ describe('takeSnapshot: discovery for the targeted scan', () => {
     });
     const { kube, s } = await snap({ objects: { '/pods': pods } }, ns);
     expect(s.scan.mode).toBe('targeted');
-    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: true }]]);
+    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: true, groups: [] }]]);
     expect(listed(kube.of('listMetadata'))).toEqual(['pods']);
   });
 
   it('a fallback after a discovery without the core group discovers again, with it', async () => {
     const { kube, s } = await snap({}, stuck());
     expect(s.scan.reason).toBe('fewer-than-counted');
-    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: false }], [{ core: true }]]);
+    expect(kube.of('discover').map((c) => c.args)).toEqual([
+      [{ core: false, groups: ['kiali.io'] }],
+      [{ core: true }],
+    ]);
     expect(listed(kube.of('listMetadata')).sort()).toEqual(['configmaps', 'kialis', 'kialis', 'pods']);
+  });
+});
+
+describe('takeSnapshot: the targeted scan without aggregated discovery (before 1.26)', () => {
+  const legacy = discovery({ mode: 'legacy' });
+
+  it('discovers only the named groups, and lists the same', async () => {
+    const { kube, s } = await snap({ ...kialiData, discovery: legacy }, stuck());
+    expect(s.scan.mode).toBe('targeted');
+    expect(kube.of('discover').map((c) => c.args)).toEqual([[{ core: false, groups: ['kiali.io'] }]]);
+    expect(listed(kube.of('listMetadata'))).toEqual(['kialis']);
+  });
+
+  it('a fallback after it discovers every group again, even when a core type is named', async () => {
+    const pods = meta({ name: 'web', creationTimestamp: ago(3600), deletionTimestamp: ago(600) });
+    const ns = namespace({
+      conditions: conditions({
+        NamespaceContentRemaining: [
+          'SomeResourcesRemain',
+          'Some resources are remaining: kialis.kiali.io has 1 resource instances, pods. has 2 resource instances',
+        ],
+      }),
+    });
+    // One pod where the controller counted two: the targeted lists find fewer than counted.
+    const { kube, s } = await snap({ objects: { '/pods': [pods] }, discovery: legacy }, ns);
+    expect(s.scan.reason).toBe('fewer-than-counted');
+    expect(kube.of('discover').map((c) => c.args)).toEqual([
+      [{ core: true, groups: ['kiali.io'] }],
+      [{ core: true }],
+    ]);
+    expect(s.discovery.listedTypes).toBe(3);
   });
 });
 

@@ -327,6 +327,47 @@ test('legacy fallback: /api/v1 + each /apis/g/v; a 503 GV fails without stopping
   expect(kube.cost().requests).toBe(9);
 });
 
+test("legacy discovery for named groups only: /apis and those groups' versions, nothing else", async () => {
+  const { kube } = testKube();
+  const group = (name: string, versions: string[]) => ({
+    name,
+    versions: versions.map((version) => ({ groupVersion: `${name}/${version}`, version })),
+    preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
+  });
+  const resources = (groupVersion: string, name: string, kind: string) => ({
+    kind: 'APIResourceList',
+    groupVersion,
+    resources: [{ name, singularName: '', namespaced: true, kind, verbs: ['get', 'list'] }],
+  });
+  // No other request is answered: discovery of apps or metrics.k8s.io would show up in `failed`.
+  const scope = api()
+    .get('/apis')
+    .reply(
+      200,
+      {
+        kind: 'APIGroupList',
+        apiVersion: 'v1',
+        groups: [
+          group('apps', ['v1']),
+          group('metrics.k8s.io', ['v1beta1']),
+          group('kiali.io', ['v1', 'v1alpha1']),
+        ],
+      },
+      JSON_HEADERS,
+    )
+    .get('/apis/kiali.io/v1')
+    .reply(200, resources('kiali.io/v1', 'kialis', 'Kiali'), JSON_HEADERS)
+    .get('/apis/kiali.io/v1alpha1')
+    .reply(200, resources('kiali.io/v1alpha1', 'kialis', 'Kiali'), JSON_HEADERS);
+  const d = await kube.discover({ core: false, groups: ['kiali.io'] });
+  scope.done();
+  expect(d).toMatchObject({ mode: 'legacy', failed: [], onlyGroups: ['kiali.io'] });
+  expect(d.resources).toEqual([
+    expect.objectContaining({ group: 'kiali.io', version: 'v1', resource: 'kialis' }),
+  ]);
+  expect(kube.cost().requests).toBe(3);
+});
+
 test('discovery throws when /apis itself fails', async () => {
   const { kube } = testKube({ retry: { attempts: 1, baseMs: 1 } });
   api().get('/api').reply(200, aggregatedCore, AGG_HEADERS).get('/apis').reply(
