@@ -188,10 +188,19 @@ export class Transport {
       );
     }
     const { signal } = this.s;
-    await Promise.race([
-      this.s.sleep(ms),
-      signal && new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
-    ]);
+    if (!signal) {
+      await this.s.sleep(ms);
+    } else {
+      // Cancellation ends the wait at once; the listener goes with the wait.
+      let onAbort = (): void => undefined;
+      const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await Promise.race([this.s.sleep(ms), aborted]);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    }
     this.check(req);
   }
 

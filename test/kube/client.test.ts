@@ -1,7 +1,17 @@
 import net from 'node:net';
 import nock from 'nock';
 import { KubeError } from '../../src/kube/port.js';
-import { api, JSON_HEADERS, SERVER, status, terminatingNamespace, testKube, TOKEN } from './fixtures.js';
+import { createKube } from '../../src/kube/client.js';
+import {
+  api,
+  JSON_HEADERS,
+  SERVER,
+  status,
+  terminatingNamespace,
+  testKube,
+  testKubeConfig,
+  TOKEN,
+} from './fixtures.js';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -206,6 +216,30 @@ describe('errors and retries', () => {
       ),
     ).resolves.toBe('patched');
     expect(waits).toEqual([1000, 2000]);
+  });
+
+  test.each([
+    ['without a cancellation signal', undefined],
+    ['with one', new AbortController().signal],
+  ])('the retry after a 429 is not sent before the wait has ended, %s', async (_, signal) => {
+    let wake = (): void => undefined;
+    const kube = createKube(testKubeConfig(), {
+      signal,
+      sleep: () => new Promise<void>((resolve) => (wake = resolve)),
+    });
+    const scope = api()
+      .get('/api/v1/namespaces/x')
+      .reply(429, 'Too many requests, please try again later.\n', { 'Retry-After': '1' })
+      .get('/api/v1/namespaces/x')
+      .reply(200, terminatingNamespace('x'), JSON_HEADERS);
+    const got = kube.getNamespace('x');
+    await new Promise((r) => setTimeout(r, 50));
+    // Still waiting: one request so far.
+    expect(kube.cost().requests).toBe(1);
+    wake();
+    await expect(got).resolves.toMatchObject({ name: 'x' });
+    expect(kube.cost().requests).toBe(2);
+    scope.done();
   });
 
   test('429 Retry-After is capped and retried at most throttle.maxRetries times', async () => {
