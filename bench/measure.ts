@@ -7,8 +7,10 @@ export interface Sample {
   wallMs: number;
   /** Requests the server logged during the call (every attempt, watches included). */
   requests: number;
-  /** Response bytes the server wrote (bodies as sent; the fake does not compress). */
+  /** Response body bytes the server sent (on the wire: gzip-encoded where the answer was compressed). */
   bytes: number;
+  /** The same before compression: what the client had to parse. */
+  bodyBytes: number;
   /** Event-loop active time of the server thread during the call. */
   serverBusyMs: number;
   /** Event-loop active time of the bench's main thread (the client) during the call. */
@@ -39,6 +41,7 @@ export async function measure<T>(remote: RemoteCluster, fn: () => Promise<T>): P
       wallMs,
       requests: log.length,
       bytes: log.reduce((a, r) => a + r.bytesOut, 0),
+      bodyBytes: log.reduce((a, r) => a + r.bodyBytes, 0),
       serverBusyMs: busy.activeMs,
       clientBusyMs,
     },

@@ -44,6 +44,8 @@ export interface LoggedRequest {
   query: string;
   status: number;
   bytesOut: number;
+  /** Before compression. */
+  bodyBytes: number;
   at: number;
   accept?: string;
 }

@@ -37,13 +37,19 @@ const table = (head: string[], rows: string[][]): string =>
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
 
+/** Bytes on the wire, and before compression when some answers were compressed. */
+function wireBytes(xs: readonly Sample[]): string {
+  const [wire, body] = [median(col(xs, (s) => s.bytes)), median(col(xs, (s) => s.bodyBytes))];
+  return body > wire ? `${bytes(wire)} (${bytes(body)} decoded)` : bytes(wire);
+}
+
 function sampleRow(name: string, xs: readonly Sample[], oursMs: number, client = true): string[] {
   const wall = median(col(xs, (s) => s.wallMs));
   return [
     name,
     spread(col(xs, (s) => s.wallMs)),
     count(median(col(xs, (s) => s.requests))),
-    bytes(median(col(xs, (s) => s.bytes))),
+    wireBytes(xs),
     ms(median(col(xs, (s) => s.serverBusyMs))),
     client ? ms(median(col(xs, (s) => s.clientBusyMs))) : '(child processes)',
     Number.isFinite(oursMs) && wall !== oursMs ? times(wall / oursMs) : '1×',
@@ -133,7 +139,7 @@ cold row; an action diagnoses once per namespace, in a process that is warm from
 - **kubectl recipe**: \`${RECIPE}\` run by \`bash -c\` with ${big.kubectlPath ?? 'kubectl (not found)'} (${kubectl ? `${kubectl.kubectlProcesses} kubectl processes per run, exit code ${kubectl.exitCode}, ${kubectl.lines} output lines` : (big.kubectlSkipped ?? '')}),
   a temp kubeconfig and a fresh \`HOME\` per run (the discovery cache starts cold, as on a fresh CI runner).
 
-${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes received', 'Server busy', 'Client busy', 'Time vs ours'], rows)}
+${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes on the wire', 'Server busy', 'Client busy', 'Time vs ours'], rows)}
 
 Requests and bytes are the fake server's own log (every attempt; response bodies as sent on the wire). Like
 kube-apiserver, the fake gzips an answer over 128 KiB when the client accepts gzip: ours asks for it (as kubectl
@@ -193,7 +199,7 @@ finalizers hold is left, with its conditions in place — \`NamespaceContentRema
 diagnosis runs more than 5 s after the deletion (the controller's first pass upstream), so the action trusts the
 conditions. Same runs as section 1, in turn, against the same server (the fake's unmodified lists).
 
-${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes received', 'Server busy', 'Client busy', 'Time vs targeted'], rows)}
+${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes on the wire', 'Server busy', 'Client busy', 'Time vs targeted'], rows)}
 
 - **targeted** (\`${t0.scanChoice.mode}\`, ${t0.scanChoice.reason}: ${t0.scanChoice.detail}): ${t0.discovery} discovery request(s)
   (\`GET /apis\` only: no core type is named), ${t0.scan} metadata-only LIST(s) of ${t0.scanTypes} type(s), ${t0.clusterReadCount} cluster reads: ${reads(t0)}.

@@ -256,6 +256,7 @@ function requests(from: number): LoggedRequest[] {
       query: r.query,
       status: r.status,
       bytesOut: r.bytesOut,
+      bodyBytes: r.bodyBytes,
       at: r.at,
       accept: r.accept,
     }));

@@ -84,7 +84,8 @@ export function figures(big: BigResult, many: ManyResult, startup: StartupResult
     vsNaive: naiveMs / oursMs,
     floorMs: floor,
     floorRatio: oursMs / floor,
-    bytesRatio: median(big.ours.map((s) => s.bytes)) / median(big.naive.map((s) => s.bytes)),
+    // What each client has to parse (before compression): both get gzip on the wire.
+    bytesRatio: median(big.ours.map((s) => s.bodyBytes)) / median(big.naive.map((s) => s.bodyBytes)),
     oursRequests: median(big.ours.map((s) => s.requests)),
     requestBudget: 2 + big.expectedScan + shape.clusterReadCount,
     allMs,
@@ -178,10 +179,10 @@ export function targets(f: Figures, big: BigResult, many: ManyResult, startup: S
     },
     {
       id: 'bytes',
-      name: 'Big namespace bytes vs full-object lists',
+      name: 'Big namespace bytes to parse (before compression) vs full-object lists',
       goal: '≤ 1/5 (0.20×)',
       pass: f.bytesRatio <= 0.2,
-      measured: `${x(f.bytesRatio)} (${(median(big.ours.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB vs ${(median(big.naive.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB)`,
+      measured: `${x(f.bytesRatio)} (${(median(big.ours.map((s) => s.bodyBytes)) / 1024 / 1024).toFixed(2)} MiB vs ${(median(big.naive.map((s) => s.bodyBytes)) / 1024 / 1024).toFixed(2)} MiB; on the wire, gzip-encoded, ${(median(big.ours.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB vs ${(median(big.naive.map((s) => s.bytes)) / 1024 / 1024).toFixed(2)} MiB)`,
     },
     gzipTarget(big),
     {

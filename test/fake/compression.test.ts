@@ -30,7 +30,11 @@ test('an answer over 128 KiB is gzip-encoded when the client accepts gzip, and d
   expect(zipped.body.byteLength * 10).toBeLessThan(plain.body.byteLength);
   expect(JSON.parse(gunzipSync(zipped.body).toString('utf8'))).toEqual(plain.json);
   // The request log counts the bytes as sent.
-  expect(cluster.requests.at(-1)).toMatchObject({ acceptEncoding: 'gzip', bytesOut: zipped.body.byteLength });
+  expect(cluster.requests.at(-1)).toMatchObject({
+    acceptEncoding: 'gzip',
+    bytesOut: zipped.body.byteLength,
+    bodyBytes: plain.body.byteLength,
+  });
 });
 
 test('a small answer, or one for a client that does not accept gzip, is sent as it is', async () => {

@@ -26,6 +26,8 @@ export interface RequestRecord {
   query: string;
   status: number;
   bytesOut: number;
+  /** Body bytes before compression (equal to bytesOut when the answer went uncompressed). */
+  bodyBytes: number;
   accept?: string;
   /** The Accept-Encoding header as sent. */
   acceptEncoding?: string;
@@ -81,6 +83,9 @@ export interface FrontState {
 
 type Headers = Record<string, string | string[]>;
 
+/** The size before compression of each compressed answer, for the request log. */
+const decodedBytes = new WeakMap<ServerResponse, number>();
+
 /** kube-apiserver compresses an answer only when it is larger than this (defaultGzipThresholdBytes). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
@@ -102,6 +107,7 @@ function writeApiBody(res: ServerResponse, code: number, headers: Headers, text:
     res.end(body);
     return;
   }
+  decodedBytes.set(res, body.byteLength);
   const vary = [headers.Vary ?? [], 'Accept-Encoding'].flat();
   res.writeHead(code, { ...headers, 'Content-Encoding': 'gzip', Vary: vary });
   res.end(gzipSync(body));
@@ -272,6 +278,7 @@ async function serve(core: Core, st: FrontState, req: IncomingMessage, res: Serv
     query: url.search.replace(/^\?/, ''),
     status: 0,
     bytesOut: 0,
+    bodyBytes: 0,
     accept: req.headers.accept,
     acceptEncoding: req.headers['accept-encoding'],
     contentType,
@@ -292,7 +299,10 @@ async function serve(core: Core, st: FrontState, req: IncomingMessage, res: Serv
     if (typeof args[0] !== 'function') count(args[0]);
     return end(...args);
   }) as typeof res.end;
-  res.on('finish', () => (rec.status = res.statusCode));
+  res.on('finish', () => {
+    rec.status = res.statusCode;
+    rec.bodyBytes = decodedBytes.get(res) ?? rec.bytesOut;
+  });
   const head = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
     rec.status = Number(args[0]);
