@@ -86,6 +86,9 @@ type Headers = Record<string, string | string[]>;
 /** The size before compression of each compressed answer, for the request log. */
 const decodedBytes = new WeakMap<ServerResponse, number>();
 
+/** kube-apiserver's defaultGzipContentEncodingLevel: 1 since 1.26 (and patch releases of 1.22–1.25), 4 before. */
+const GZIP_LEVEL = 1;
+
 /** kube-apiserver compresses an answer only when it is larger than this (defaultGzipThresholdBytes). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
@@ -110,7 +113,7 @@ function writeApiBody(res: ServerResponse, code: number, headers: Headers, text:
   decodedBytes.set(res, body.byteLength);
   const vary = [headers.Vary ?? [], 'Accept-Encoding'].flat();
   res.writeHead(code, { ...headers, 'Content-Encoding': 'gzip', Vary: vary });
-  res.end(gzipSync(body));
+  res.end(gzipSync(body, { level: GZIP_LEVEL }));
 }
 
 function sendJson(
