@@ -122,8 +122,9 @@ paused so its content stays, as in a namespace whose deletion is blocked), with 
 ConfigMaps of ${spec.configMapBytes / 1024} KiB each and ${spec.customResources} custom resources (about ${perType} per
 type) of ${crdTypes} namespaced CRD types spread over ${spec.groups} API groups; ${spec.withFinalizers} of the custom
 resources, each of another type, hold the finalizer \`bench.example.com/cleanup\`. The cluster serves
-${shape.listedTypes} listable namespaced types in all (the ${crdTypes} CRDs and the built-ins). The three approaches
-run in turn against the same server, ${options.runs} time(s) each${big.kubectl.length !== options.runs ? ` (the kubectl recipe ${big.kubectl.length} time(s))` : ''}, after discarded
+${shape.listedTypes} listable namespaced types in all (the ${crdTypes} CRDs and the built-ins). The approaches
+run against the same server: ours ${big.ours.length} times back to back (with and without gzip in turn, so that no run follows the
+naive scan's garbage or a kubectl run), then the naive scan and the kubectl recipe in turn, ${options.runs} time(s) each${big.kubectl.length !== options.runs ? ` (the kubectl recipe ${big.kubectl.length} time(s))` : ''}; all after discarded
 warm-up runs of ours and of the naive scan (the first of each, in a process that has not run it yet, is shown as the
 cold row; an action diagnoses once per namespace, in a process that is warm from its resolves and watches).
 
