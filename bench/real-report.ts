@@ -131,8 +131,8 @@ ${table}
 - **full** (${f0?.scan.reason ?? 'n/a'}): ${f0?.listedTypes ?? 'n/a'} types listed.
 - Findings: ${s.sameFindings ? 'identical' : '**they differ**'} (\`JSON.stringify(diagnose())\` of a targeted and a full snapshot taken with the same clock; the targeted one chose \`${s.sameClockScan.mode}\`, ${s.sameClockScan.reason}) (${ids}).
 - **Why the targeted scan still sends ${count(med(s.targeted, (x) => x.requests))} requests here** (section 1b's fake serves aggregated discovery): 1.20 has no aggregated discovery, so
-  discovery is legacy — \`GET /apis\` and then one GET per group-version (${count(med(s.targeted, (x) => x.discoveryRequests))} requests; the targeted scan only
-  leaves out \`/api\` and \`/api/v1\`), whichever types the conditions name. The LISTs drop from
+  discovery is legacy: \`GET /apis\`, then one GET per group-version of the groups the conditions name
+  (${count(med(s.targeted, (x) => x.discoveryRequests))} requests; the full scan reads every group-version, ${count(med(s.full, (x) => x.discoveryRequests))}). The LISTs drop from
   ${count(med(s.full, (x) => x.listRequests))} to ${count(med(s.targeted, (x) => x.listRequests))}. On a server with aggregated discovery (1.27+ by default) discovery is 1–2 requests.
 `;
 }
@@ -181,7 +181,7 @@ export function renderReal(r: RealResult): string {
     '|---|---:|---:|---:|',
     ...rows(r.fake, r.real).map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  return `${head}The scan of scenario 1 at a size a real control plane builds in minutes on 2 shared cores: ${s.types} CRD types in ${s.groups} groups, ${s.configMaps} ConfigMaps of ${bytes(s.configMapBytes)}, ${s.customResources} custom resources (${s.withFinalizers} with a finalizer), the namespace Terminating with no namespace controller running (as the fake's paused one). The same three scans run against the fake (no added latency) and against a real kube-apiserver with etcd on this machine (kube-apiserver ready in ${ms(r.startMs ?? NaN)}, the namespace built in ${ms(r.buildMs ?? NaN)}). Medians (min–max) of ${r.real.ours.length} runs after one warm-up; the kubectl recipe is \`${RECIPE}\`. The machine was shared with other work, so compare ratios more than absolute times.
+  return `${head}The scan of scenario 1 at a size a real control plane builds in minutes on 2 shared cores: ${s.types} CRD types in ${s.groups} groups, ${s.configMaps} ConfigMaps of ${bytes(s.configMapBytes)}, ${s.customResources} custom resources (${s.withFinalizers} with a finalizer), the namespace Terminating with no namespace controller running (as the fake's paused one). The same three scans run against the fake (no added latency) and against a real kube-apiserver with etcd on this machine (kube-apiserver ready in ${ms(r.startMs ?? NaN)}, the namespace built in ${ms(r.buildMs ?? NaN)}). Medians (min–max) of ${r.real.ours.length} runs after one warm-up; the kubectl recipe is \`${RECIPE}\`. Absolute times depend on the machine; compare the ratios.
 
 ${table}
 
