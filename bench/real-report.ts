@@ -1,6 +1,7 @@
 /** The markdown section of the real-server benchmark: the fake and the real server side by side. Pure. */
 import type { RealColumn, RealResult } from './real.js';
 import type { RealScanSample, RealStuckResult } from './real-stuck.js';
+import { SCAN_LABELS } from './stuck.js';
 import { RECIPE } from './big.js';
 import { bytes, count, median, ms, spread, times } from './stats.js';
 import type { Target } from './verdicts.js';
@@ -80,12 +81,8 @@ function renderStuck(r: RealResult): string {
   if (!s) return `${head}Not measured in this run: ${r.stuckSkipped ?? 'unknown reason'}.\n`;
   const targetedMs = med(s.targeted, (x) => x.wallMs);
   const rows = [
-    stuckRow(
-      '**targeted**: `takeSnapshot(kube, ns)` (default `scan: auto`) + `diagnose()`',
-      s.targeted,
-      targetedMs,
-    ),
-    stuckRow("full: `takeSnapshot(kube, ns, { scan: 'full' })` + `diagnose()`", s.full, targetedMs),
+    stuckRow(SCAN_LABELS.targeted, s.targeted, targetedMs),
+    stuckRow(SCAN_LABELS.full, s.full, targetedMs),
   ];
   if (s.kubectl.length) {
     const wall = median(s.kubectl.map((k) => k.wallMs));

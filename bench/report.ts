@@ -14,6 +14,7 @@ import { CONTROLLER, RETRY_AFTER_SECONDS, type ManyResult, type TeardownSample }
 import type { Sample } from './measure.js';
 import { bytes, count, max, median, ms, percentile, spread, times } from './stats.js';
 import type { StartupResult } from './startup.js';
+import { SCAN_LABELS } from './stuck.js';
 import type { Figures, Target } from './verdicts.js';
 
 export interface Results {
@@ -179,12 +180,8 @@ function stuckSection(r: Results): string {
   if (!stuck) return '';
   const targetedMs = median(col(stuck.targeted, (s) => s.wallMs));
   const rows = [
-    sampleRow(
-      '**targeted**: `takeSnapshot(kube, ns)` (default `scan: auto`) + `diagnose()`',
-      stuck.targeted,
-      targetedMs,
-    ),
-    sampleRow("full: `takeSnapshot(kube, ns, { scan: 'full' })` + `diagnose()`", stuck.full, targetedMs),
+    sampleRow(SCAN_LABELS.targeted, stuck.targeted, targetedMs),
+    sampleRow(SCAN_LABELS.full, stuck.full, targetedMs),
   ];
   if (stuck.kubectl.length)
     rows.push(sampleRow(`kubectl recipe (${stuck.kubectl.length} runs)`, stuck.kubectl, targetedMs, false));

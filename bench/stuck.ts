@@ -12,6 +12,12 @@ import { KUBECTL, ours, runRecipe, type KubectlSample, type OursSample } from '.
 import { measure } from './measure.js';
 import type { RemoteCluster } from './remote.js';
 
+/** The two scans' row labels, the same in section 1b (the fake) and 5b (the real server). */
+export const SCAN_LABELS = {
+  targeted: '**targeted**: `takeSnapshot(kube, ns)` (default `scan: auto`) + `diagnose()`',
+  full: "full: `takeSnapshot(kube, ns, { scan: 'full' })` + `diagnose()`",
+} as const;
+
 export interface StuckResult {
   targeted: OursSample[];
   full: OursSample[];
