@@ -109,7 +109,6 @@ export async function scan(
   const before = reads.errors.length;
   const core = namesCoreTypes(parsed);
   const discovery = await discover(reads, core, namedGroups(parsed));
-  const discovered = reads.errors.length;
   const error = reads.errors.slice(before).find((e) => e.what === READ_AREA.discovery)?.error;
   const plan = planScan(discovery?.resources ?? [], parsed);
   const target = chooseTargets(parsed, discovery, error, plan.types);
@@ -123,8 +122,20 @@ export async function scan(
   // The full scan lists (and reports) every type again; a discovery without the core group or limited to the named
   // groups is not enough for it.
   const complete = core && discovery?.onlyGroups === undefined;
-  reads.errors.splice(complete ? discovered : before);
+  dropScanErrors(reads, before, complete);
   return fullScan(reads, ns, parsed, complete ? discovery : await discover(reads, true), choice);
+}
+
+/**
+ * Forget the errors of the targeted attempt recorded since `from` (its lists, and its discovery unless it is kept):
+ * the full scan records its own. Errors of the reads that run beside the scan stay.
+ */
+function dropScanErrors(reads: Reads, from: number, keepDiscovery: boolean): void {
+  const ours = (what: string): boolean =>
+    what === READ_AREA.discovery ? !keepDiscovery : what.startsWith(`${READ_AREA.scan} `);
+  for (let i = reads.errors.length - 1; i >= from; i--) {
+    if (ours(reads.errors[i]!.what)) reads.errors.splice(i, 1);
+  }
 }
 
 async function fullScan(

@@ -3,7 +3,7 @@ import type { Condition, NamespaceState, ObjectMeta } from '../../src/kube/port.
 import { KubeError } from '../../src/kube/port.js';
 import type { FakeData } from './fake-reader.js';
 import { TEXT, ago, conditions, meta, namespace } from './fixtures.js';
-import { NS, discovery, snap } from './snapshot-helpers.js';
+import { APISERVICES, NS, discovery, snap } from './snapshot-helpers.js';
 
 const KIALI = meta({
   name: 'kiali',
@@ -264,6 +264,15 @@ describe('takeSnapshot: falls back to the full scan', () => {
     const full = data?.errors?.discover ? 0 : 3;
     expect(new Set(listed(kube.of('listMetadata'))).size).toBe(full);
     expect(s.discovery.listedTypes).toBe(full);
+  });
+
+  it('keeps the errors of the reads beside the scan when the targeted attempt is dropped', async () => {
+    const { s } = await snap(
+      { delayMs: 5, errors: { [APISERVICES]: new KubeError('no', 403, 'Forbidden') } },
+      stuck(),
+    );
+    expect(s.scan.reason).toBe('fewer-than-counted');
+    expect(s.readErrors.filter((e) => e.what === 'apiservices')).toHaveLength(1);
   });
 
   it('reports the errors of the full scan once, not those of the targeted lists too', async () => {

@@ -21,13 +21,18 @@ describe('takeSnapshot: discovery and the namespace scan', () => {
     expect([...methods].sort()).toEqual(['discover', 'getRaw', 'listMetadata', 'listRaw']);
   });
 
-  it('reads conditions from the namespace first, then discovery, then the metadata scan, then cluster reads', async () => {
-    const { kube } = await snap({});
+  it('reads discovery, then the metadata scan, then the cluster reads that depend on it; the APIService list runs beside the scan', async () => {
+    const held = meta({ name: 'kiali', namespace: NS, finalizers: ['kiali.io/finalizer'] });
+    const { kube } = await snap({ objects: { 'kiali.io/kialis': [held] } });
     const order = kube.calls.map((c) => c.method);
-    expect(order[0]).toBe('discover');
-    const lastScan = order.lastIndexOf('listMetadata');
-    const firstRaw = order.findIndex((m) => m === 'listRaw' || m === 'getRaw');
-    expect(lastScan).toBeLessThan(firstRaw);
+    const raw = (c: { method: string }): boolean => c.method === 'listRaw' || c.method === 'getRaw';
+    expect(order.indexOf('discover')).toBeLessThan(order.indexOf('listMetadata'));
+    // Not waiting for the scan: asked for before the first LIST.
+    const apiServices = kube.calls.findIndex((c) => raw(c) && c.args[0] === APISERVICES);
+    expect(apiServices).toBeLessThan(order.indexOf('listMetadata'));
+    // What the scan decides (CRDs of finalized types, pods, workloads) is read after its last LIST.
+    const dependent = kube.calls.findIndex((c) => raw(c) && c.args[0] !== APISERVICES);
+    expect(order.lastIndexOf('listMetadata')).toBeLessThan(dependent);
   });
 
   it('scans namespaced listable types only, one version each, skipping events and subresources', async () => {
