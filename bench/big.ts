@@ -108,15 +108,22 @@ function shapeOf(
   };
 }
 
+/** Cluster reads that do not depend on the scan and run beside it (the APIService list). */
+export function besideScan(s: OursShape): number {
+  return s.clusterReads.filter(([k]) => k.endsWith('/apiservices')).reduce((a, [, n]) => a + n, 0);
+}
+
 /**
- * The latency floor of one snapshot with a pool of `c`: discovery (2 requests in parallel) = 1 round; the scan =
- * max(ceil(scan requests / c), longest page chain) rounds; the cluster reads after it = ceil(reads / c) rounds.
+ * The latency floor of one snapshot with a pool of `c`: discovery (2 requests in parallel) = 1 round; the scan and
+ * the reads beside it = max(ceil(requests / c), longest page chain) rounds; the cluster reads that depend on the
+ * scan = ceil(reads / c) rounds.
  */
 export function floorMs(s: OursShape, latencyMs: number, c = CONCURRENCY): number {
+  const beside = besideScan(s);
   const rounds =
     (s.discovery > 0 ? 1 : 0) +
-    Math.max(Math.ceil(s.scan / c), s.maxPages) +
-    Math.ceil(s.clusterReadCount / c);
+    Math.max(Math.ceil((s.scan + beside) / c), s.maxPages) +
+    Math.ceil((s.clusterReadCount - beside) / c);
   return rounds * latencyMs;
 }
 

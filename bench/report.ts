@@ -1,6 +1,7 @@
 /** BENCHMARKS.md from the results. Pure. */
 import type { Options } from './args.js';
 import {
+  besideScan,
   CONCURRENCY,
   floorMs,
   PAGE_SIZE,
@@ -154,16 +155,17 @@ does), and so does client-node's \`fetch\` in the naive scan.
 **Requests of ours** (${f.oursRequests}, budget ${f.requestBudget}): ${shape.discovery} discovery (\`GET /api\`, \`GET /apis\`,
 aggregated), ${shape.scan} metadata-only LIST pages for ${shape.scanTypes} types — one LIST per listable namespaced type,
 plus ${shape.scan - shape.scanTypes} continuation page(s) (${spec.configMaps} ConfigMaps at ${PAGE_SIZE} per page = ${Math.ceil(spec.configMaps / PAGE_SIZE)} pages) —
-and ${shape.clusterReadCount} cluster reads the rules asked for: ${clusterReads}. (The APIService list is always read;
+and ${shape.clusterReadCount} cluster reads the rules asked for: ${clusterReads}. (The APIService list is always read, beside the scan;
 the CRDs of the types whose objects hold finalizers, and the Deployments/StatefulSets/DaemonSets that could run a
 finalizer's controller, because non-built-in finalizers were found.) The client's own count, \`snapshot.cost\`:
 ${shape.clientCost.requests} requests, ${bytes(shape.clientCost.bytes)}.
 
 **Latency floor.** With a pool of c = ${CONCURRENCY} and per-request latency L:
-\`floor = L × (1 + max(ceil(S / c), P) + ceil(R / c))\` — 1 round of discovery (its 2 requests run in parallel), the
-scan's S = ${shape.scan} LIST requests at c at a time but never shorter than the longest chain of pages of one type
-(P = ${shape.maxPages}, pages are sequential), then the R = ${shape.clusterReadCount} cluster reads (no dependent chains here: every
-APIService is Available, so no backing Service is read). Here: ${big.latencyMs} ms × (1 + ${Math.max(Math.ceil(shape.scan / CONCURRENCY), shape.maxPages)} + ${Math.ceil(shape.clusterReadCount / CONCURRENCY)})
+\`floor = L × (1 + max(ceil((S + B) / c), P) + ceil(R / c))\` — 1 round of discovery (its 2 requests run in parallel), the
+scan's S = ${shape.scan} LIST requests and the B = ${besideScan(shape)} read(s) beside it (the APIService list, which does not depend on
+the scan) at c at a time but never shorter than the longest chain of pages of one type (P = ${shape.maxPages}, pages are
+sequential), then the R = ${shape.clusterReadCount - besideScan(shape)} cluster reads that depend on what the scan found (no dependent chains here: every
+APIService is Available, so no backing Service is read). Here: ${big.latencyMs} ms × (1 + ${Math.max(Math.ceil((shape.scan + besideScan(shape)) / CONCURRENCY), shape.maxPages)} + ${Math.ceil((shape.clusterReadCount - besideScan(shape)) / CONCURRENCY)})
 = **${ms(f.floorMs)}**; measured ${ms(f.oursMs)} = **${times(f.floorRatio)}** the floor.
 
 The same snapshot at other latencies (${Math.max(options.runs, 5)} runs each) shows what the round trips cost and what the CPU
