@@ -109,25 +109,28 @@ function counting(
   kube: KubeClient,
   namespace: string,
 ): { reader: KubeClient; split: () => [number, number] } {
-  let discovery = 0;
+  // Every other call is one request; discovery is what is left of the adapter's count (the APIService list runs
+  // beside discovery, so a cost delta around discover() would count it too).
+  let others = 0;
   let lists = 0;
+  const start = kube.cost().requests;
   const reader: KubeClient = {
     ...kube,
-    // The scan runs discovery on its own (nothing else in flight), so the cost delta is discovery's alone.
-    discover: async (o) => {
-      const before = kube.cost().requests;
-      try {
-        return await kube.discover(o);
-      } finally {
-        discovery += kube.cost().requests - before;
-      }
-    },
     listMetadata: (res, o) => {
+      others++;
       if (o.namespace === namespace) lists++;
       return kube.listMetadata(res, o);
     },
+    listRaw: (path, o) => {
+      others++;
+      return kube.listRaw(path, o);
+    },
+    getRaw: (path) => {
+      others++;
+      return kube.getRaw(path);
+    },
   };
-  return { reader, split: () => [discovery, lists] };
+  return { reader, split: () => [kube.cost().requests - start - others, lists] };
 }
 
 async function ours(kc: KubeConfig, ns: NamespaceState, scan: 'auto' | 'full'): Promise<RealScanSample> {

@@ -35,28 +35,33 @@ function connect(): KubeClient {
 /** A snapshot through a fresh adapter: its cost, discovery's share of it, and the types listed in the namespace. */
 async function snapshot(ns: NamespaceState, o: { now?: number; scan?: 'auto' | 'full' } = {}) {
   const kube = connect();
-  let discovery = 0;
+  // Every other call is one request, so discovery is what is left of the adapter's count (the APIService list
+  // runs beside discovery: a cost delta around discover() would count it too).
+  let others = 0;
   const listed: string[] = [];
   try {
     const snap = await takeSnapshot(
       {
         ...kube,
-        // Discovery runs alone (nothing else in flight), so the cost delta is its own.
-        discover: async (opts) => {
-          const before = kube.cost().requests;
-          const d = await kube.discover(opts);
-          discovery += kube.cost().requests - before;
-          return d;
-        },
         listMetadata: (res, opts) => {
+          others++;
           if (opts.namespace === ns.name) listed.push(`${res.resource}.${res.group}`);
           return kube.listMetadata(res, opts);
+        },
+        listRaw: (path, opts) => {
+          others++;
+          return kube.listRaw(path, opts);
+        },
+        getRaw: (path) => {
+          others++;
+          return kube.getRaw(path);
         },
       },
       ns,
       { scan: o.scan, clock: o.now === undefined ? undefined : () => o.now! },
     );
-    return { snap, cost: kube.cost(), discovery, listed };
+    const cost = kube.cost();
+    return { snap, cost, discovery: cost.requests - others, listed };
   } finally {
     await kube.close();
   }
