@@ -39,7 +39,8 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --report FILE                write the JSON report there
   --help                       this text
 
-Exit status: 0 when the check passes, 1 when it fails, 2 on bad input.`;
+Ctrl-C stops the run and prints the state so far (marked cancelled); a second Ctrl-C quits at once.
+Exit status: 0 when the check passes, 1 when it fails or is cancelled, 2 on bad input.`;
 
 const stderrLogger: Logger = {
   info: (m) => process.stderr.write(`${safeLog(m)}\n`),
@@ -52,6 +53,26 @@ const stderrLogger: Logger = {
     return fn();
   },
 };
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM stops the run the way a runner's cancel stops the action: nothing new is sent, and the
+ * summary and report show the state so far. A second signal exits at once.
+ */
+function onCancel(cancel: AbortController): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    stderrLogger.warning(
+      `${signal} received: stopping; the summary and report show the state so far (again to quit at once).`,
+    );
+    cancel.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
 
 function parse(argv: string[]): { values: Record<string, string | boolean | string[] | undefined> } {
   try {
@@ -87,6 +108,8 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
 
 /** Run the CLI; returns the exit status. */
 export async function cli(argv: string[]): Promise<number> {
+  const cancel = new AbortController();
+  let release = (): void => undefined;
   try {
     const { values } = parse(argv);
     if (values.help) {
@@ -108,8 +131,10 @@ export async function cli(argv: string[]): Promise<number> {
     const settings = readSettings(read);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
+    release = onCancel(cancel);
     const { kube, cluster } = await connect(content, settings.context, {
       deadline: runDeadline(systemClock.now(), settings.timeoutMs),
+      signal: cancel.signal,
     });
     const github = lazyGitHub(settings, process.env, systemClock, stderrLogger);
     const report = await runEngine(
@@ -118,6 +143,7 @@ export async function cli(argv: string[]): Promise<number> {
         kube,
         logger: stderrLogger,
         clock: systemClock,
+        signal: cancel.signal,
         github,
         serverUrl: serverUrlOf(process.env),
       },
@@ -130,6 +156,8 @@ export async function cli(argv: string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
     return error instanceof ConfigError ? 2 : 1;
+  } finally {
+    release();
   }
 }
 

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kialiStuck, type FakeCluster } from '../fake/index.js';
+import { FakeCluster, kialiStuck } from '../fake/index.js';
 import { FAST } from '../helpers/harness.js';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -67,5 +67,60 @@ describe('the command line runs the same engine', () => {
     expect(run.stdout).toContain('```diff\n- kiali.io/finalizer\n```');
     expect(JSON.parse(readFileSync(report, 'utf8')).targets[0].outcome).toBe('forced');
     expect(cluster.namespace(s.namespace)).toBeUndefined();
+  });
+
+  test('Ctrl-C while waiting: the summary of the state so far, marked cancelled, nothing forced, exit 1', async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+    cluster.addNamespace('pr-2');
+    cluster.addObject(
+      { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' },
+      { metadata: { namespace: 'pr-2', name: 'kiali', finalizers: ['kiali.io/finalizer'] } },
+    );
+    const { kubeconfig } = await cluster.start();
+    const dir = mkdtempSync(join(tmpdir(), 'nt-cli-'));
+    writeFileSync(join(dir, 'config'), kubeconfig);
+    const report = join(dir, 'report.json');
+    const child = spawn(
+      process.execPath,
+      // Forcing is allowed, but only after 5 minutes: the signal comes long before.
+      [
+        'dist/cli/index.js',
+        '--kubeconfig',
+        join(dir, 'config'),
+        '--namespaces',
+        'pr-2',
+        '--timeout',
+        '10m',
+      ].concat([
+        '--force',
+        'on',
+        '--force-after',
+        '5m',
+        '--force-finalizers',
+        'kiali.io/*',
+        '--report',
+        report,
+      ]),
+      { env: { PATH: process.env.PATH } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Once the DELETE was sent and the namespace is watched, the run is waiting.
+    const waiting = (): boolean =>
+      cluster.requests.some((r) => r.method === 'DELETE') && cluster.openWatches > 0;
+    while (!waiting()) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(stderr).toContain('warning: SIGINT received: stopping');
+    expect(stdout).toContain('## ❌ Namespace teardown (cancelled): 1 stuck of 1 namespace');
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.cancelled).toBe(true);
+    expect(json.targets[0]).toMatchObject({ name: 'pr-2', outcome: 'stuck' });
+    // Nothing was forced: the finalizer is still there.
+    expect(cluster.requests.some((r) => r.method === 'PATCH' || r.method === 'PUT')).toBe(false);
   });
 });
