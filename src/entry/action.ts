@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../shared/errors.js';
 import { connect } from './connect.js';
 import { explain } from './explain.js';
+import { cancelOnSignals } from './signals.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
@@ -37,17 +38,9 @@ function budgetAfter(signal: AbortSignal): Promise<'late'> {
 
 /** Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run. */
 function onCancel(cancel: AbortController): () => void {
-  const handler = (signal: NodeJS.Signals): void => {
-    if (cancel.signal.aborted) return;
-    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`);
-    cancel.abort();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  };
+  return cancelOnSignals(cancel, (signal) =>
+    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`),
+  );
 }
 
 type Github = ReturnType<typeof lazyGitHub>;

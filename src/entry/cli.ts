@@ -11,6 +11,7 @@ import { connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { explain } from './explain.js';
+import { cancelOnSignals } from './signals.js';
 import { runDeadline } from '../teardown/run.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
@@ -59,19 +60,14 @@ const stderrLogger: Logger = {
  * summary and report show the state so far. A second signal exits at once.
  */
 function onCancel(cancel: AbortController): () => void {
-  const handler = (signal: NodeJS.Signals): void => {
-    if (cancel.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
-    stderrLogger.warning(
-      `${signal} received: stopping; the summary and report show the state so far (again to quit at once).`,
-    );
-    cancel.abort();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  };
+  return cancelOnSignals(
+    cancel,
+    (signal) =>
+      stderrLogger.warning(
+        `${signal} received: stopping; the summary and report show the state so far (again to quit at once).`,
+      ),
+    (signal) => process.exit(signal === 'SIGINT' ? 130 : 143),
+  );
 }
 
 function parse(argv: string[]): { values: Record<string, string | boolean | string[] | undefined> } {
