@@ -8,10 +8,11 @@ import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { parseConditions } from '../src/diagnosis/conditions.js';
 import { CONTROLLER_FIRST_PASS_MS } from '../src/diagnosis/scan-choice.js';
 import type { ScanChoice } from '../src/diagnosis/types.js';
-import { createKube, type KubeClient } from '../src/kube/client.js';
+import { createKube } from '../src/kube/client.js';
 import type { NamespaceState } from '../src/kube/port.js';
 import type { StartedCluster } from '../test/fake/cluster.js';
 import { raw, sleep } from '../test/fake/testkit.js';
+import { countingReader } from '../test/helpers/counting.js';
 import { KUBECTL, runRecipe } from './big.js';
 import { tally } from './measure.js';
 import type { BigSpec } from './protocol.js';
@@ -104,45 +105,16 @@ async function passDone(s: StartedCluster, spec: BigSpec, ns: NamespaceState): P
   return left === [...held.values()].reduce((a, b) => a + b, 0);
 }
 
-/** A view of the adapter that counts discovery's requests and the namespace scan's LIST pages. */
-function counting(
-  kube: KubeClient,
-  namespace: string,
-): { reader: KubeClient; split: () => [number, number] } {
-  // Every other call is one request; discovery is what is left of the adapter's count (the APIService list runs
-  // beside discovery, so a cost delta around discover() would count it too).
-  let others = 0;
-  let lists = 0;
-  const start = kube.cost().requests;
-  const reader: KubeClient = {
-    ...kube,
-    listMetadata: (res, o) => {
-      others++;
-      if (o.namespace === namespace) lists++;
-      return kube.listMetadata(res, o);
-    },
-    listRaw: (path, o) => {
-      others++;
-      return kube.listRaw(path, o);
-    },
-    getRaw: (path) => {
-      others++;
-      return kube.getRaw(path);
-    },
-  };
-  return { reader, split: () => [kube.cost().requests - start - others, lists] };
-}
-
 async function ours(kc: KubeConfig, ns: NamespaceState, scan: 'auto' | 'full'): Promise<RealScanSample> {
   const kube = createKube(kc);
   try {
-    const { reader, split } = counting(kube, ns.name);
+    const { reader, listed, discovery } = countingReader(kube, ns.name);
     const t = performance.now();
     const snapshot = await takeSnapshot(reader, ns, { scan });
     const findings = diagnose(snapshot);
     const wallMs = performance.now() - t;
     const cost = kube.cost();
-    const [discoveryRequests, listRequests] = split();
+    const [discoveryRequests, listRequests] = [discovery(), listed.length];
     return {
       wallMs,
       requests: cost.requests,

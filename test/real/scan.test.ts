@@ -7,6 +7,7 @@ import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
 import { CONTROLLER_FIRST_PASS_MS } from '../../src/diagnosis/scan-choice.js';
 import { createKube, type KubeClient } from '../../src/kube/client.js';
 import type { NamespaceState } from '../../src/kube/port.js';
+import { countingReader } from '../helpers/counting.js';
 import {
   admin,
   apply,
@@ -35,33 +36,13 @@ function connect(): KubeClient {
 /** A snapshot through a fresh adapter: its cost, discovery's share of it, and the types listed in the namespace. */
 async function snapshot(ns: NamespaceState, o: { now?: number; scan?: 'auto' | 'full' } = {}) {
   const kube = connect();
-  // Every other call is one request, so discovery is what is left of the adapter's count (the APIService list
-  // runs beside discovery: a cost delta around discover() would count it too).
-  let others = 0;
-  const listed: string[] = [];
+  const { reader, listed, discovery } = countingReader(kube, ns.name);
   try {
-    const snap = await takeSnapshot(
-      {
-        ...kube,
-        listMetadata: (res, opts) => {
-          others++;
-          if (opts.namespace === ns.name) listed.push(`${res.resource}.${res.group}`);
-          return kube.listMetadata(res, opts);
-        },
-        listRaw: (path, opts) => {
-          others++;
-          return kube.listRaw(path, opts);
-        },
-        getRaw: (path) => {
-          others++;
-          return kube.getRaw(path);
-        },
-      },
-      ns,
-      { scan: o.scan, clock: o.now === undefined ? undefined : () => o.now! },
-    );
-    const cost = kube.cost();
-    return { snap, cost, discovery: cost.requests - others, listed };
+    const snap = await takeSnapshot(reader, ns, {
+      scan: o.scan,
+      clock: o.now === undefined ? undefined : () => o.now!,
+    });
+    return { snap, cost: kube.cost(), discovery: discovery(), listed };
   } finally {
     await kube.close();
   }
