@@ -1,9 +1,11 @@
 /** Admission and authorization: NamespaceLifecycle, admission webhooks, and RBAC denials. */
 import { createHash } from 'node:crypto';
+import { webhookDenied, type WebhookDenial } from './denials.js';
 import { forbidden, internalError, notFound } from './errors.js';
 import { asRecord } from './meta.js';
 import type { ResourceType } from './registry.js';
 import type { Store } from './store.js';
+import type { KObj } from './types.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -103,27 +105,39 @@ function ruleMatches(r: Rule, op: Operation, rt: ResourceType, sub: string): boo
   });
 }
 
-/** Decides whether one webhook call fails, and with which client error. */
-export type WebhookProbe = (webhook: Record<string, unknown>) => string | undefined;
+/**
+ * What one webhook call gives: text when the call fails (the client error), a denial when the webhook answered
+ * `allowed: false`, undefined when it allowed the request.
+ */
+export type WebhookAnswer = string | { denied: WebhookDenial } | undefined;
+
+/** Calls one webhook for a request about `obj` (undefined before the object is read). */
+export type WebhookProbe = (webhook: Record<string, unknown>, obj?: KObj) => WebhookAnswer;
+
+/** Why a call to a Service-backed webhook fails: the Service is missing or has no ready endpoint; undefined if it works. */
+export function serviceFailure(
+  store: Store,
+  svcRef: Record<string, unknown>,
+  timeoutSeconds = 10,
+): string | undefined {
+  if (!svcRef.name) return undefined;
+  const ns = String(svcRef.namespace ?? '');
+  const name = String(svcRef.name);
+  const url = webhookUrl(svcRef, timeoutSeconds);
+  const svc = store.get('services', ns, name);
+  if (!svc) return `Post "${url}": service "${name}" not found`;
+  const ready = store
+    .list('endpointslices.discovery.k8s.io', ns)
+    .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === name)
+    .flatMap((s) => (Array.isArray(s.endpoints) ? s.endpoints.map(asRecord) : []))
+    .filter((e) => asRecord(e.conditions).ready !== false);
+  if (ready.length === 0) return `Post "${url}": no endpoints available for service "${name}"`;
+  return undefined;
+}
 
 /** Default probe: the webhook's Service must exist and have a ready endpoint. */
 export function serviceProbe(store: Store): WebhookProbe {
-  return (webhook) => {
-    const svcRef = asRecord(asRecord(webhook.clientConfig).service);
-    if (!svcRef.name) return undefined;
-    const ns = String(svcRef.namespace ?? '');
-    const name = String(svcRef.name);
-    const url = webhookUrl(svcRef);
-    const svc = store.get('services', ns, name);
-    if (!svc) return `Post "${url}": service "${name}" not found`;
-    const ready = store
-      .list('endpointslices.discovery.k8s.io', ns)
-      .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === name)
-      .flatMap((s) => (Array.isArray(s.endpoints) ? s.endpoints.map(asRecord) : []))
-      .filter((e) => asRecord(e.conditions).ready !== false);
-    if (ready.length === 0) return `Post "${url}": no endpoints available for service "${name}"`;
-    return undefined;
-  };
+  return (webhook) => serviceFailure(store, asRecord(asRecord(webhook.clientConfig).service));
 }
 
 /** `https://<svc>.<ns>.svc:443/<path>?timeout=10s`, the URL the apiserver posts AdmissionReviews to. */
@@ -134,7 +148,8 @@ export function webhookUrl(svcRef: Record<string, unknown>, timeoutSeconds = 10)
 
 /**
  * Call the matching webhooks (mutating first, then validating). A failing call with failurePolicy Fail
- * rejects the request with the apiserver's InternalError; Ignore lets it through.
+ * rejects the request with the apiserver's InternalError; Ignore lets it through. A webhook that answers with a
+ * denial refuses the request whatever its failurePolicy (that policy is only about failing calls).
  */
 export function callWebhooks(
   store: Store,
@@ -143,6 +158,7 @@ export function callWebhooks(
   rt: ResourceType,
   sub: string,
   phase: 'all' | 'mutating' | 'validating' = 'all',
+  obj?: KObj,
 ): void {
   if (rt.group === 'admissionregistration.k8s.io' && WEBHOOK_KINDS.includes(rt.resource)) return;
   const kinds = phase === 'all' ? WEBHOOK_KINDS : WEBHOOK_KINDS.filter((k) => k.startsWith(phase));
@@ -152,9 +168,11 @@ export function callWebhooks(
       for (const wh of hooks) {
         const rules = Array.isArray(wh.rules) ? (wh.rules as Rule[]) : [];
         if (!rules.some((r) => ruleMatches(r, op, rt, sub))) continue;
-        const err = probe(wh);
-        if (err === undefined || wh.failurePolicy === 'Ignore') continue;
-        throw internalError(`failed calling webhook "${String(wh.name)}": failed to call webhook: ${err}`);
+        const answer = probe(wh, obj);
+        if (answer !== undefined && typeof answer !== 'string')
+          throw webhookDenied(rt, obj, String(wh.name), answer.denied);
+        if (answer === undefined || wh.failurePolicy === 'Ignore') continue;
+        throw internalError(`failed calling webhook "${String(wh.name)}": failed to call webhook: ${answer}`);
       }
     }
   }

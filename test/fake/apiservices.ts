@@ -19,8 +19,9 @@ export function apiServiceObject(
   version: string,
   service?: { namespace: string; name: string; port?: number },
   automanaged?: 'onstart' | 'true',
+  versionPriority = 100,
 ): KObj {
-  const spec: JsonMap = { group, version, groupPriorityMinimum: service ? 100 : 1000, versionPriority: 100 };
+  const spec: JsonMap = { group, version, groupPriorityMinimum: service ? 100 : 1000, versionPriority };
   if (service) {
     spec.service = { namespace: service.namespace, name: service.name, port: service.port ?? 443 };
     spec.insecureSkipTLSVerify = true;
@@ -93,21 +94,37 @@ function availability(core: Core, svc: KObj): Availability {
   return { status: 'True', reason: 'Passed', message: 'all checks passed' };
 }
 
+/** Kube-aware version order, highest first: v2 > v1 > v1beta2 > v1beta1 > v1alpha1 > anything else. */
+export function compareKubeVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return [-1, 0, 0];
+    const stage = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1;
+    return [Number(m[1]), stage, Number(m[3] ?? 0)];
+  };
+  const [x, y] = [rank(a), rank(b)];
+  return y[1] - x[1] || y[0] - x[0] || y[2] - x[2] || a.localeCompare(b);
+}
+
 /** Create Local APIServices for built-in groups and CRD group-versions; drop stale automanaged ones. */
 function autoregister(core: Core): void {
-  const want = new Map<string, [string, string, 'onstart' | 'true']>();
-  for (const g of BUILTIN_GROUPS) if (g) want.set(`v1.${g}`, [g, 'v1', 'onstart']);
+  const want = new Map<string, [string, string, 'onstart' | 'true', number]>();
+  for (const g of BUILTIN_GROUPS) if (g) want.set(`v1.${g}`, [g, 'v1', 'onstart', 100]);
   for (const crd of core.store.list(CRD_GR)) {
     const spec = asRecord(crd.spec);
     const versions = Array.isArray(spec.versions) ? spec.versions.map(asRecord) : [];
-    for (const v of versions) {
-      if (v.served === false) continue;
-      want.set(`${String(v.name)}.${String(spec.group)}`, [String(spec.group), String(v.name), 'true']);
-    }
+    // apiextensions gives the kube-aware highest version (v1 over v1beta1) the highest priority: it is preferred.
+    const names = versions
+      .filter((v) => v.served !== false)
+      .map((v) => String(v.name))
+      .sort(compareKubeVersions);
+    names.forEach((version, i) =>
+      want.set(`${version}.${String(spec.group)}`, [String(spec.group), version, 'true', 1000 - i]),
+    );
   }
-  for (const [name, [group, version, mode]] of want) {
+  for (const [name, [group, version, mode, priority]] of want) {
     if (!core.store.has(APISERVICE_GR, '', name)) {
-      core.store.create(APISERVICE_GR, apiServiceObject(group, version, undefined, mode));
+      core.store.create(APISERVICE_GR, apiServiceObject(group, version, undefined, mode, priority));
     }
   }
   for (const s of core.store.list(APISERVICE_GR)) {

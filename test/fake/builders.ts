@@ -53,7 +53,7 @@ export function nodeBody(name: string, ready: boolean, since?: Date): JsonMap {
 export function deploymentBody(
   ns: string,
   name: string,
-  o: { readyReplicas?: number; image?: string },
+  o: { readyReplicas?: number; image?: string; serviceAccount?: string },
 ): JsonMap {
   const ready = o.readyReplicas ?? 1;
   const replicas = Math.max(1, ready);
@@ -66,7 +66,10 @@ export function deploymentBody(
       selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image: o.image ?? `example.com/${name}:latest` }] },
+        spec: {
+          containers: [{ name, image: o.image ?? `example.com/${name}:latest` }],
+          ...(o.serviceAccount ? { serviceAccountName: o.serviceAccount } : {}),
+        },
       },
     },
     status: { replicas, readyReplicas: ready, availableReplicas: ready, updatedReplicas: replicas },
@@ -174,10 +177,17 @@ export function webhookConfigBody(o: WebhookOptions): JsonMap {
 
 export interface CrdOptions {
   group: string;
+  /** The one version, unless `versions` lists several. */
   version: string;
   kind: string;
   plural: string;
   namespaced?: boolean;
+  /** Several versions, in the CRD's order; `storage` marks the storage version (default: `version`). */
+  versions?: { name: string; served?: boolean; storage?: boolean }[];
+  /** A conversion webhook behind this Service (strategy Webhook); default strategy None. */
+  conversion?: { service: { namespace: string; name: string; path?: string; port?: number } };
+  /** `status.storedVersions` (default: the storage version). */
+  storedVersions?: string[];
 }
 
 export function crdBody(o: CrdOptions): JsonMap {
@@ -189,15 +199,21 @@ export function crdBody(o: CrdOptions): JsonMap {
       group: o.group,
       names: { plural: o.plural, singular: o.kind.toLowerCase(), kind: o.kind, listKind: `${o.kind}List` },
       scope: o.namespaced === false ? 'Cluster' : 'Namespaced',
-      versions: [
-        {
-          name: o.version,
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-      conversion: { strategy: 'None' },
+      versions: (o.versions ?? [{ name: o.version, storage: true }]).map((v) => ({
+        name: v.name,
+        served: v.served ?? true,
+        storage: v.storage ?? false,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      })),
+      conversion: o.conversion
+        ? {
+            strategy: 'Webhook',
+            webhook: {
+              conversionReviewVersions: ['v1'],
+              clientConfig: { service: { port: 443, ...o.conversion.service } },
+            },
+          }
+        : { strategy: 'None' },
     },
     status: {
       acceptedNames: {
@@ -206,7 +222,7 @@ export function crdBody(o: CrdOptions): JsonMap {
         kind: o.kind,
         listKind: `${o.kind}List`,
       },
-      storedVersions: [o.version],
+      storedVersions: o.storedVersions ?? [o.versions?.find((v) => v.storage)?.name ?? o.version],
       conditions: [
         {
           type: 'Established',

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { DenyRule } from './admission.js';
+import type { PolicyDenial, WebhookDenial } from './denials.js';
 import { apiServiceObject, reconcileApiServices } from './apiservices.js';
 import { Background } from './background.js';
 import type { CrdOptions, PodOptions, WebhookOptions } from './builders.js';
@@ -122,8 +123,10 @@ export class FakeCluster {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private type(gvr: Pick<Gvr, 'group' | 'resource'>): ResourceType {
-    const rt = this.core.registry.byGroupResource(gvr.group, gvr.resource);
+  private type(gvr: Pick<Gvr, 'group' | 'resource'> & { version?: string }): ResourceType {
+    // An object added at a version is stored at that version (a CRD may serve several).
+    const exact = gvr.version ? this.core.registry.find(gvr.group, gvr.version, gvr.resource) : undefined;
+    const rt = exact ?? this.core.registry.byGroupResource(gvr.group, gvr.resource);
     if (!rt)
       throw new Error(`FakeCluster: unknown resource ${gvr.resource}.${gvr.group} (add its CRD first)`);
     return rt;
@@ -232,7 +235,11 @@ export class FakeCluster {
     this.core.webhookDown.set(opts.name, opts.down);
   }
 
-  addDeployment(ns: string, name: string, opts: { readyReplicas?: number; image?: string } = {}): any {
+  addDeployment(
+    ns: string,
+    name: string,
+    opts: { readyReplicas?: number; image?: string; serviceAccount?: string } = {},
+  ): any {
     return this.insert(this.type({ group: 'apps', resource: 'deployments' }), deploymentBody(ns, name, opts));
   }
 
@@ -291,6 +298,19 @@ export class FakeCluster {
       times,
     };
     this.front.faults.push(fault);
+  }
+
+  /**
+   * The webhook `name` answers every call (about an object `applies` accepts) with `allowed: false` and this status,
+   * as a policy engine that refuses on purpose does; its configuration must exist and match the request.
+   */
+  denyWebhook(name: string, denial: WebhookDenial, applies?: (obj: KObj | undefined) => boolean): void {
+    this.core.webhookDenials.set(name, { denial, ...(applies ? { applies } : {}) });
+  }
+
+  /** A ValidatingAdmissionPolicy (with its binding) denies the operations on the resources, for the objects `applies` accepts. */
+  denyByPolicy(denial: PolicyDenial, applies?: (obj: KObj | undefined) => boolean): void {
+    this.core.api.policies.push({ denial, ...(applies ? { applies } : {}) });
   }
 
   /** Abruptly drop every open watch connection. */

@@ -1,6 +1,7 @@
 /** The server's state and services, shared by the HTTP front, the controllers and the builders. */
 import type { DenyRule, WebhookProbe } from './admission.js';
 import { clusterIpFor, serviceProbe, webhookUrl } from './admission.js';
+import type { DenialRule, WebhookDenial } from './denials.js';
 import { Discovery } from './discovery.js';
 import { asRecord } from './meta.js';
 import { ObjectApi } from './objects.js';
@@ -20,11 +21,18 @@ export class Core {
   readonly apiServiceBackends = new Map<string, boolean | { reason: string; message: string }>();
   /** Webhook name -> down (set by addWebhook); other webhooks are probed through their Service. */
   readonly webhookDown = new Map<string, boolean>();
+  /** Webhook name -> the denial it answers with (set by denyWebhook), for the objects it applies to. */
+  readonly webhookDenials = new Map<string, DenialRule<WebhookDenial>>();
 
   private readonly serviceProbe: WebhookProbe = serviceProbe(this.store);
 
-  /** A webhook call fails with "connection refused" when marked down, else per its Service. */
-  readonly probe: WebhookProbe = (webhook) => {
+  /**
+   * A webhook that is set to deny answers (it must be reachable for that); one marked down fails with "connection
+   * refused"; others are probed through their Service.
+   */
+  readonly probe: WebhookProbe = (webhook, obj) => {
+    const rule = this.webhookDenials.get(String(webhook.name));
+    if (rule && (rule.applies?.(obj) ?? true)) return { denied: rule.denial };
     const down = this.webhookDown.get(String(webhook.name));
     if (down === undefined) return this.serviceProbe(webhook);
     if (!down) return undefined;

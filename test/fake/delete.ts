@@ -176,13 +176,15 @@ export function genericDelete(
   const { graceful, pending, period } = beforeDelete(api, rt, obj, o);
   if (pending)
     return { code: codeFor(false, o), body: rt.returnsObject ? stored : successStatus(rt, stored) };
-  callWebhooks(api.store, api.probe, 'DELETE', rt, '', 'validating');
+  api.admitPolicies('DELETE', rt, stored);
+  callWebhooks(api.store, api.probe, 'DELETE', rt, '', 'validating', stored);
   const gc = gcFinalizers(obj, o);
   if (gc.changed) obj.metadata.finalizers = gc.finalizers;
   const pendingFinalizers = (obj.metadata.finalizers ?? []).length > 0;
   if (pendingFinalizers && !graceful) markAsDeleting(obj);
   let current = stored;
   if ((graceful || pendingFinalizers) && stableJson(obj) !== stableJson(stored)) {
+    api.toStorage(rt, stored);
     current = ctx.dryRun ? obj : api.store.update(gr, obj);
   }
   if (pendingFinalizers || (graceful && period > 0)) return { code: codeFor(false, o), body: current };

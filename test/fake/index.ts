@@ -15,3 +15,4 @@ export type {
   ObjectMeta,
 } from './types.js';
 export * from './scenarios.js';
+export * from './hard-cases.js';

@@ -1,5 +1,7 @@
 /** The API layer shared by HTTP handlers and in-process controllers: get, list, create, update, patch. */
 import type { WebhookProbe } from './admission.js';
+import { convert, storageVersion } from './conversion.js';
+import { policyDenied, policyMatches, type DenialRule, type PolicyDenial } from './denials.js';
 import { callWebhooks, lifecycle } from './admission.js';
 import type { FieldError } from './errors.js';
 import {
@@ -128,11 +130,20 @@ function dueForDeletion(next: KObj, old: KObj): boolean {
 }
 
 export class ObjectApi {
+  /** ValidatingAdmissionPolicies that deny (set by denyByPolicy), checked before the validating webhooks. */
+  readonly policies: DenialRule<PolicyDenial>[] = [];
+
   constructor(
     readonly store: Store,
     readonly version: KubeVersion,
     readonly probe: WebhookProbe,
   ) {}
+
+  /** The ValidatingAdmissionPolicy admission step: the first matching policy that applies denies. */
+  admitPolicies(op: 'CREATE' | 'UPDATE' | 'DELETE', rt: ResourceType, obj: KObj | undefined): void {
+    const hit = this.policies.find((p) => policyMatches(p.denial, op, rt) && (p.applies?.(obj) ?? true));
+    if (hit) throw policyDenied(rt, obj, hit.denial);
+  }
 
   strategy(rt: ResourceType): Strategy {
     return strategyFor(rt, this.version);
@@ -141,14 +152,22 @@ export class ObjectApi {
   get(rt: ResourceType, ns: string, name: string): KObj {
     const o = this.store.get(grOf(rt), rt.namespaced ? ns : '', name);
     if (!o) throw notFound(rt.resource, rt.group, name);
+    convert(this.store, rt, o, rt.version);
     return o;
   }
 
-  /** `ns` undefined lists across namespaces. */
+  /** `ns` undefined lists across namespaces; every item must convert to the version asked for. */
   list(rt: ResourceType, ns: string | undefined, sel: Selectors): KObj[] {
-    return this.store
+    const items = this.store
       .list(grOf(rt), rt.namespaced ? ns : undefined)
       .filter((o) => matchesLabels(sel.labels, o.metadata.labels) && matchesFields(sel.fields, o));
+    for (const o of items) convert(this.store, rt, o, rt.version);
+    return items;
+  }
+
+  /** A write stores the object at the CRD's storage version: that conversion must work too. */
+  toStorage(rt: ResourceType, stored: KObj): void {
+    convert(this.store, rt, stored, storageVersion(this.store, rt));
   }
 
   create(rt: ResourceType, ns: string, bodyIn: JsonMap, ctx: OpContext, fieldValidation = ''): OpResult {
@@ -275,6 +294,7 @@ export class ObjectApi {
     }
     if (rv && rv !== old.metadata.resourceVersion)
       throw conflict(rt.resource, rt.group, name, OPTIMISTIC_LOCK);
+    this.toStorage(rt, old);
     let next = clone(nextIn);
     next.metadata.resourceVersion = old.metadata.resourceVersion;
     next.metadata.generation = old.metadata.generation;

@@ -134,7 +134,26 @@ export const BUILTINS: ResourceType[] = [
     generation: true,
     statusSubresource: true,
   }),
+  builtin('apps', 'statefulsets', 'StatefulSet', true, {
+    shortNames: ['sts'],
+    categories: ['all'],
+    subresources: [STATUS, { name: 'scale', verbs: ['get', 'patch', 'update'] }],
+    generation: true,
+    statusSubresource: true,
+  }),
+  builtin('apps', 'daemonsets', 'DaemonSet', true, {
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: [STATUS],
+    generation: true,
+    statusSubresource: true,
+  }),
+  builtin('coordination.k8s.io', 'leases', 'Lease', true),
   builtin('discovery.k8s.io', 'endpointslices', 'EndpointSlice', true),
+  builtin('rbac.authorization.k8s.io', 'clusterrolebindings', 'ClusterRoleBinding', false),
+  builtin('rbac.authorization.k8s.io', 'clusterroles', 'ClusterRole', false),
+  builtin('rbac.authorization.k8s.io', 'rolebindings', 'RoleBinding', true),
+  builtin('rbac.authorization.k8s.io', 'roles', 'Role', true),
 ];
 
 /** Groups served by kube-apiserver itself (Local APIServices), with their one version. */
