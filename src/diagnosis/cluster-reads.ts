@@ -1,15 +1,35 @@
 import { compareText } from '../shared/compare.js';
 import { PATHS, READ_AREA } from './paths.js';
-import { readyAddresses, toApiService, toCrd, toNode, toPod, toWebhooks, toWorkload } from './raw.js';
+import {
+  readyAddresses,
+  toApiService,
+  toBinding,
+  toCrd,
+  toLease,
+  toNode,
+  toPod,
+  toRole,
+  toWebhooks,
+  toWorkload,
+} from './raw.js';
 import type { Reads } from './reads.js';
-import type { ApiServiceState, CrdState, NodeState, PodState, WebhookState, WorkloadState } from './types.js';
+import type {
+  ApiServiceState,
+  CrdState,
+  LeaseState,
+  NodeState,
+  PodState,
+  Snapshot,
+  WebhookState,
+  WorkloadState,
+} from './types.js';
 
 /** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
 
 type Backing = { serviceExists: boolean; readyEndpoints: number };
 
 /** Whether a Service exists and how many ready addresses its EndpointSlices have; undefined if unreadable. */
-async function readBacking(
+export async function readBacking(
   reads: Reads,
   what: string,
   ns: string,
@@ -88,4 +108,28 @@ export async function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
     return (raw ?? []).map((o) => toWorkload(o, kind));
   });
   return lists.flat();
+}
+
+/** Roles, ClusterRoles and their bindings in all namespaces: who may update which resources. */
+export async function readRbac(reads: Reads): Promise<Snapshot['rbac']> {
+  const roleKinds = Object.keys(PATHS.roles) as (keyof typeof PATHS.roles)[];
+  const bindingKinds = Object.keys(PATHS.bindings) as (keyof typeof PATHS.bindings)[];
+  const [roles, bindings] = await Promise.all([
+    reads.map(roleKinds, async (kind) =>
+      ((await reads.listRaw(`${READ_AREA.rbac} ${kind}`, PATHS.roles[kind])) ?? []).map((o) =>
+        toRole(o, kind),
+      ),
+    ),
+    reads.map(bindingKinds, async (kind) =>
+      ((await reads.listRaw(`${READ_AREA.rbac} ${kind}`, PATHS.bindings[kind])) ?? []).map((o) =>
+        toBinding(o, kind),
+      ),
+    ),
+  ]);
+  return { roles: roles.flat(), bindings: bindings.flat() };
+}
+
+/** Leader-election Leases in all namespaces; a server without coordination.k8s.io lists nothing. */
+export async function readLeases(reads: Reads): Promise<LeaseState[]> {
+  return ((await reads.listRaw(READ_AREA.leases, PATHS.leases, true)) ?? []).map(toLease);
 }

@@ -77,6 +77,8 @@ export function objectTarget(s: Snapshot, l: Leftover): ObjectTarget {
     resource: l.resource,
     name: l.meta.name,
     uid: l.meta.uid,
+    resourceVersion: l.meta.resourceVersion,
+    deleting: l.meta.deletionTimestamp !== undefined,
     finalizers: [...l.meta.finalizers],
     waiting: l.meta.finalizers.filter((f) => waitingReason(s, l, f) !== undefined),
   };

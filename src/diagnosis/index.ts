@@ -6,7 +6,7 @@ import type { Finding, Severity, Snapshot } from './types.js';
 export { NAMESPACE_CONDITION_TYPES, parseConditions } from './conditions.js';
 export { RULE_HELP, RULE_IDS, RULE_TABLE, type Help, type Rule, type RuleId } from './rules/index.js';
 export { shellCommand, shellQuote } from './shell.js';
-export { takeSnapshot, type SnapshotOptions } from './snapshot.js';
+export { sightOf, takeSnapshot, type SnapshotOptions } from './snapshot.js';
 export type * from './types.js';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
@@ -16,14 +16,16 @@ const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 
 // finalizer explains the object that holds it.
 const CULPRIT_RANK: Record<RuleId, number> = {
   'apiservice-unavailable': 0,
-  'content-delete-refused': 1,
-  'pods-not-terminating': 2,
-  'finalizer-owner-gone': 3,
-  'namespace-metadata-finalizers': 4,
-  'spec-finalizers': 5,
-  'object-finalizers': 6,
-  'still-progressing': 7,
-  'controller-conditions': 8,
+  'admission-denied': 1,
+  'conversion-failed': 2,
+  'content-delete-refused': 3,
+  'pods-not-terminating': 4,
+  'finalizer-owner-gone': 5,
+  'namespace-metadata-finalizers': 6,
+  'spec-finalizers': 7,
+  'object-finalizers': 8,
+  'still-progressing': 9,
+  'controller-conditions': 10,
 };
 
 /**

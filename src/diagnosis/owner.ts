@@ -1,97 +1,180 @@
+/** Who should remove a finalizer, and whether it runs: by names, by RBAC, by Leases and by progress seen. Pure. */
 import { compareText } from '../shared/compare.js';
+import { describeLease, leasesNaming, leasesOf } from './leases.js';
+import { CONTROLLER_WORDS, mentions, nameScore, ownerTokens, type Tokens } from './owner-names.js';
 import { READ_AREA } from './paths.js';
-import { objectRef } from './refs.js';
+import { grantsFor } from './rbac.js';
+import { objectRef, secondsBetween } from './refs.js';
 import type { Finding, Snapshot, WorkloadState } from './types.js';
 
-/** What the cluster says about the controller that should remove a finalizer. */
+export { ownerTokens } from './owner-names.js';
+
+/** What the cluster says about the controller that should remove a finalizer; `via` is the evidence read for it. */
 export type OwnerVerdict =
-  | { kind: 'running'; workloads: WorkloadState[]; confidence: number }
-  | { kind: 'not-running'; workloads: WorkloadState[]; confidence: number }
-  | { kind: 'deadlock'; workloads: WorkloadState[]; clue: string; confidence: number }
-  | { kind: 'absent'; tokens: string[]; confidence: number }
-  | { kind: 'unknown'; reason: string };
+  | {
+      kind: 'working';
+      released: number;
+      of: number;
+      since: string;
+      workloads: WorkloadState[];
+      via: string[];
+    }
+  | { kind: 'running'; workloads: WorkloadState[]; confidence: number; via: string[] }
+  | { kind: 'not-running'; workloads: WorkloadState[]; confidence: number; via: string[] }
+  | { kind: 'deadlock'; workloads: WorkloadState[]; clue: string; confidence: number; via: string[] }
+  | { kind: 'absent'; tokens: string[]; confidence: number; via: string[] }
+  | { kind: 'unknown'; reason: string; via: string[] };
 
-interface Tokens {
-  primary: string[];
-  secondary: string[];
+/** The objects holding a finalizer: their types (for RBAC) and UIDs (for progress). */
+export interface Holders {
+  types: readonly { group: string; resource: string }[];
+  uids: readonly string[];
 }
 
-// Domain labels that say nothing about which product a finalizer belongs to.
-const GENERIC = new Set(
-  'io com org net dev sh cloud ai app co k8s x-k8s kubernetes operator operators controller controllers api apis www github cluster resources protection cleanup'.split(
-    ' ',
-  ),
-);
+interface Candidate {
+  w: WorkloadState;
+  score: number;
+  via: string[];
+}
 
-const CONTROLLER_WORDS = /operator|controller|manager/;
+const key = (w: WorkloadState): string => `${w.kind}/${w.namespace}/${w.name}`;
+const confidence = (n: number): number => (n >= 5 ? 0.9 : n >= 3 ? 0.75 : 0.5);
+const isRunning = (w: WorkloadState): boolean => !w.deleting && w.readyReplicas > 0;
 
-/** Product names to look for: the label before the TLD of the finalizer's domain and of each group first. */
-export function ownerTokens(finalizer: string, groups: readonly string[]): Tokens {
-  const slash = finalizer.indexOf('/');
-  const domains = [slash >= 0 ? finalizer.slice(0, slash) : finalizer, ...groups];
-  const primary = new Set<string>();
-  const secondary = new Set<string>();
-  for (const domain of domains) {
-    const labels = domain.toLowerCase().split('.');
-    labels.forEach((label, i) => (i === labels.length - 2 ? primary : secondary).add(label));
+/** Workloads tied to the finalizer by name and by RBAC, with the Leases their pods hold. */
+function candidates(
+  s: Snapshot,
+  finalizer: string,
+  t: Tokens,
+  held: Holders,
+): { list: Candidate[]; orphans: string[] } {
+  const found = new Map<string, Candidate>();
+  const add = (w: WorkloadState, score: number, via?: string): void => {
+    const c = found.get(key(w)) ?? { w, score: 0, via: [] };
+    c.score += score;
+    if (via) c.via.push(via);
+    found.set(key(w), c);
+  };
+  for (const w of s.workloads) {
+    const n = nameScore(w, t, finalizer);
+    if (n > 0) add(w, n);
   }
-  const useful = (t: string): boolean => t.length >= 3 && !GENERIC.has(t) && !t.includes('finalizer');
-  const p = [...primary].filter(useful);
-  return { primary: p, secondary: [...secondary].filter((t) => useful(t) && !p.includes(t)) };
-}
-
-/** Whether `text` mentions `token` as a word start (so `kiali` matches `quay.io/kiali/kiali-operator`). */
-function mentions(text: string, token: string): boolean {
-  const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[^a-z0-9])${escaped}`).test(text.toLowerCase());
-}
-
-function score(w: WorkloadState, t: Tokens, finalizer: string): number {
-  const inName = (tok: string): boolean => mentions(w.name, tok) || mentions(w.namespace, tok);
-  const inHints = (tok: string): boolean => w.hints.some((h) => mentions(h, tok));
-  let total = 0;
-  for (const tok of t.primary) total += (inName(tok) ? 2 : 0) + (inHints(tok) ? 2 : 0);
-  for (const tok of t.secondary) total += (inName(tok) ? 1 : 0) + (inHints(tok) ? 1 : 0);
-  if (total === 0) return 0;
-  if (w.hints.some((h) => h.includes(finalizer))) total += 3;
-  if (CONTROLLER_WORDS.test(w.name)) total += 1;
-  return total;
-}
-
-/** Matches a finalizer (and the groups of the objects holding it) to the workloads that could serve it. */
-export function findOwner(s: Snapshot, finalizer: string, groups: readonly string[]): OwnerVerdict {
-  const tokens = ownerTokens(finalizer, groups);
-  if (tokens.primary.length + tokens.secondary.length === 0) {
-    return { kind: 'unknown', reason: `the name ${finalizer} gives no hint of its controller` };
+  const orphans: string[] = [];
+  for (const type of held.types.filter((x) => x.group !== '')) {
+    for (const g of grantsFor(s.rbac, type.group, type.resource)) {
+      const sa = `ServiceAccount ${g.serviceAccount.namespace}/${g.serviceAccount.name}`;
+      const users = s.workloads.filter(
+        (w) => w.namespace === g.serviceAccount.namespace && w.serviceAccount === g.serviceAccount.name,
+      );
+      for (const w of users)
+        add(w, g.strength === 2 ? 6 : 3, `${g.chain}; ${sa} runs ${w.kind} ${w.namespace}/${w.name}`);
+      if (users.length === 0 && g.strength === 2)
+        orphans.push(`${g.chain}; no Deployment, StatefulSet or DaemonSet runs as ${sa}`);
+    }
   }
-  const scored = s.workloads
-    .map((w) => ({ w, n: score(w, tokens, finalizer) }))
-    .filter((x) => x.n > 0)
-    .sort(
-      (a, b) => b.n - a.n || compareText(a.w.namespace, b.w.namespace) || compareText(a.w.name, b.w.name),
-    );
-  const confidence = (n: number): number => (n >= 5 ? 0.9 : n >= 3 ? 0.75 : 0.5);
-  const inside = scored.filter((x) => x.w.namespace === s.namespace.name);
-  const outside = scored.filter((x) => x.w.namespace !== s.namespace.name);
-  const running = outside.filter((x) => !x.w.deleting && x.w.readyReplicas > 0);
-  if (running[0]) {
-    return { kind: 'running', workloads: running.map((x) => x.w), confidence: confidence(running[0].n) };
+  for (const c of found.values()) {
+    for (const l of leasesOf(s, c.w)) {
+      c.via.push(describeLease(l));
+      if (l.fresh) c.score += 2;
+    }
   }
+  const list = [...found.values()].sort(
+    (a, b) =>
+      b.score - a.score || compareText(a.w.namespace, b.w.namespace) || compareText(a.w.name, b.w.name),
+  );
+  return { list, orphans: [...new Set(orphans)] };
+}
+
+/** Objects that held the finalizer at the earlier diagnosis and no longer do: its controller is at work. */
+function progress(
+  s: Snapshot,
+  finalizer: string,
+  held: Holders,
+): { released: number; of: number; since: string } | undefined {
+  const before = s.earlier?.holders[finalizer];
+  if (!s.earlier || !before?.length || held.uids.length === 0) return undefined;
+  const now = new Set(held.uids);
+  const released = before.filter((uid) => !now.has(uid)).length;
+  return released > 0 ? { released, of: before.length, since: s.earlier.takenAt } : undefined;
+}
+
+/** Matches a finalizer (and the objects holding it) to the controller that should remove it. */
+export function findOwner(
+  s: Snapshot,
+  finalizer: string,
+  held: Holders = { types: [], uids: [] },
+): OwnerVerdict {
+  const t = ownerTokens(
+    finalizer,
+    held.types.map((x) => x.group),
+  );
+  const { list, orphans } = candidates(s, finalizer, t, held);
+  const via = (cs: Candidate[]): string[] => [...new Set(cs.flatMap((c) => c.via))];
+  const inside = list.filter((c) => c.w.namespace === s.namespace.name);
+  const outside = list.filter((c) => c.w.namespace !== s.namespace.name);
+  const running = outside.filter((c) => isRunning(c.w));
+  const seen = progress(s, finalizer, held);
+  if (seen) {
+    const ago = secondsBetween(seen.since, s.takenAt) ?? 0;
+    const line = `${seen.released} of ${seen.of} object(s) released ${finalizer} since the diagnosis ${ago}s earlier`;
+    return {
+      kind: 'working',
+      ...seen,
+      workloads: (running[0] ? running : list).map((c) => c.w),
+      via: [line, ...via(list)],
+    };
+  }
+  if (running[0])
+    return {
+      kind: 'running',
+      workloads: running.map((c) => c.w),
+      confidence: confidence(running[0].score),
+      via: via(running),
+    };
   if (inside[0]) {
     const clue = `${describeWorkload(inside[0].w)} lives in the namespace being deleted`;
-    return { kind: 'deadlock', workloads: inside.map((x) => x.w), clue, confidence: confidence(inside[0].n) };
+    return {
+      kind: 'deadlock',
+      workloads: inside.map((c) => c.w),
+      clue,
+      confidence: confidence(inside[0].score),
+      via: via(inside),
+    };
   }
-  if (outside[0]) {
-    return { kind: 'not-running', workloads: outside.map((x) => x.w), confidence: confidence(outside[0].n) };
-  }
-  const clue = deadlockClue(s, tokens, groups);
-  if (clue) return { kind: 'deadlock', workloads: [], clue, confidence: 0.6 };
+  const lease = leasesNaming(s, t.primary).find((l) => l.fresh);
+  if (lease) return { kind: 'running', workloads: [], confidence: 0.6, via: [describeLease(lease)] };
+  if (outside[0])
+    return {
+      kind: 'not-running',
+      workloads: outside.map((c) => c.w),
+      confidence: confidence(outside[0].score),
+      via: via(outside),
+    };
+  if (orphans.length > 0)
+    return { kind: 'absent', tokens: [...t.primary, ...t.secondary], confidence: 0.85, via: orphans };
+  const clue = deadlockClue(
+    s,
+    t,
+    held.types.map((x) => x.group),
+  );
+  if (clue) return { kind: 'deadlock', workloads: [], clue, confidence: 0.6, via: [] };
   const failed = s.readErrors.find((e) => e.what.startsWith(READ_AREA.workloads));
-  if (failed) return { kind: 'unknown', reason: `workloads could not be read: ${failed.error}` };
+  if (failed) return { kind: 'unknown', reason: `workloads could not be read: ${failed.error}`, via: [] };
+  if (t.primary.length + t.secondary.length === 0)
+    return {
+      kind: 'unknown',
+      reason: `the name ${finalizer} gives no hint of its controller, and no role found names its objects`,
+      via: [],
+    };
+  const rbacUnread = s.readErrors.find((e) => e.what.startsWith(READ_AREA.rbac));
+  const note = rbacUnread
+    ? [`roles could not be read (${rbacUnread.error}): who may update these objects is unknown`]
+    : [];
   return {
     kind: 'absent',
-    tokens: [...tokens.primary, ...tokens.secondary],
-    confidence: tokens.primary.length ? 0.8 : 0.6,
+    tokens: [...t.primary, ...t.secondary],
+    confidence: rbacUnread ? 0.6 : t.primary.length ? 0.8 : 0.6,
+    via: note,
   };
 }
 
@@ -118,22 +201,21 @@ export function describeWorkload(w: WorkloadState): string {
 /** The Finding.owner for a verdict, naming the controller and whether it is there. */
 export function ownerOf(v: OwnerVerdict, what: string): NonNullable<Finding['owner']> {
   switch (v.kind) {
+    case 'working':
     case 'running':
     case 'not-running':
     case 'deadlock': {
       const w = v.workloads[0];
       const controller = w ? describeWorkload(w) : `controller for ${what}`;
-      return {
-        controller,
-        present: v.kind === 'running',
-        detail: v.kind === 'deadlock' ? v.clue : undefined,
-      };
+      const present = v.kind === 'running' || v.kind === 'working';
+      const detail = v.kind === 'deadlock' ? v.clue : v.via[0];
+      return { controller, present, ...(detail ? { detail } : {}) };
     }
     case 'absent':
       return {
         controller: `controller for ${what}`,
         present: false,
-        detail: `no workload mentions ${v.tokens.join(', ')}`,
+        detail: v.via[0] ?? `no workload mentions ${v.tokens.join(', ')}`,
       };
     case 'unknown':
       return { controller: `controller for ${what}`, present: 'unknown', detail: v.reason };

@@ -10,6 +10,9 @@ export const READ_AREA = {
   nodes: 'nodes',
   crds: 'crds',
   workloads: 'workloads',
+  rbac: 'rbac',
+  leases: 'leases',
+  conversions: 'conversion',
 } as const;
 
 const seg = encodeURIComponent;
@@ -31,4 +34,13 @@ export const PATHS = {
     StatefulSet: '/apis/apps/v1/statefulsets',
     DaemonSet: '/apis/apps/v1/daemonsets',
   },
+  roles: {
+    ClusterRole: '/apis/rbac.authorization.k8s.io/v1/clusterroles',
+    Role: '/apis/rbac.authorization.k8s.io/v1/roles',
+  },
+  bindings: {
+    ClusterRoleBinding: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+    RoleBinding: '/apis/rbac.authorization.k8s.io/v1/rolebindings',
+  },
+  leases: '/apis/coordination.k8s.io/v1/leases',
 } as const;

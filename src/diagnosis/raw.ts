@@ -1,4 +1,16 @@
-import type { ApiServiceState, CrdState, NodeState, PodState, WebhookState, WorkloadState } from './types.js';
+import type {
+  ApiServiceState,
+  BindingState,
+  ConversionState,
+  CrdState,
+  LeaseState,
+  NodeState,
+  PodState,
+  RbacRule,
+  RoleState,
+  WebhookState,
+  WorkloadState,
+} from './types.js';
 
 /** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
 
@@ -161,5 +173,76 @@ export function toWorkload(o: unknown, kind: string): WorkloadState {
     readyReplicas: num(status.readyReplicas) ?? num(status.numberReady) ?? 0,
     deleting: str(m.deletionTimestamp) !== undefined,
     hints,
+    serviceAccount: str(pod.serviceAccountName) ?? str(pod.serviceAccount) ?? 'default',
+  };
+}
+
+function toRules(v: unknown): RbacRule[] {
+  return arr(v)
+    .map(obj)
+    .map((r) => ({ apiGroups: strs(r.apiGroups), resources: strs(r.resources), verbs: strs(r.verbs) }));
+}
+
+/** A Role or ClusterRole with its rules (aggregated ClusterRoles carry the aggregated rules already). */
+export function toRole(o: unknown, kind: RoleState['kind']): RoleState {
+  const namespace = str(meta(o).namespace);
+  return {
+    kind,
+    ...(namespace ? { namespace } : {}),
+    name: str(meta(o).name) ?? '',
+    rules: toRules(obj(o).rules),
+  };
+}
+
+/** A RoleBinding or ClusterRoleBinding. */
+export function toBinding(o: unknown, kind: BindingState['kind']): BindingState {
+  const namespace = str(meta(o).namespace);
+  const ref = obj(obj(o).roleRef);
+  return {
+    kind,
+    ...(namespace ? { namespace } : {}),
+    name: str(meta(o).name) ?? '',
+    role: { kind: str(ref.kind) ?? '', name: str(ref.name) ?? '' },
+    subjects: arr(obj(o).subjects)
+      .map(obj)
+      .map((x) => ({
+        kind: str(x.kind) ?? '',
+        name: str(x.name) ?? '',
+        ...(str(x.namespace) ? { namespace: str(x.namespace) } : {}),
+      })),
+  };
+}
+
+/** A Lease: its holder and last renewal. */
+export function toLease(o: unknown): LeaseState {
+  const spec = obj(obj(o).spec);
+  return {
+    namespace: str(meta(o).namespace) ?? '',
+    name: str(meta(o).name) ?? '',
+    holder: str(spec.holderIdentity),
+    renewTime: str(spec.renewTime),
+    durationSeconds: num(spec.leaseDurationSeconds),
+  };
+}
+
+/** A CRD's versions and conversion settings, for a type whose conversion failed. */
+export function toConversionDefinition(o: unknown): NonNullable<ConversionState['definition']> {
+  const spec = obj(obj(o).spec);
+  const versions = arr(spec.versions).map(obj);
+  const conversion = obj(spec.conversion);
+  const client = obj(obj(conversion.webhook).clientConfig ?? conversion.webhookClientConfig);
+  const svc = client.service ? obj(client.service) : undefined;
+  return {
+    storageVersion: str(versions.find((v) => v.storage === true)?.name),
+    served: versions.filter((v) => v.served !== false).flatMap((v) => (str(v.name) ? [str(v.name)!] : [])),
+    storedVersions: strs(obj(obj(o).status).storedVersions),
+    strategy: str(conversion.strategy),
+    service: svc && {
+      namespace: str(svc.namespace) ?? '',
+      name: str(svc.name) ?? '',
+      path: str(svc.path),
+      port: num(svc.port),
+    },
+    url: str(client.url),
   };
 }

@@ -22,12 +22,39 @@ export function finalizerRemovalPatch(
   return JSON.stringify(ops);
 }
 
+/**
+ * The resource as kubectl should name it: `kialis.kiali.io`, or `gadgets.v1beta1.example.com` for objects listed at a
+ * version other than the preferred one (its conversion webhook is down, so only that version can be read).
+ */
+export function kubectlResource(l: Pick<Leftover, 'resource' | 'pinned'>): string {
+  const r = l.resource;
+  return l.pinned && r.group ? `${r.resource}.${r.version}.${r.group}` : resourceName(r);
+}
+
 /** `kubectl patch` removing the given finalizers from one leftover object. */
 export function patchObjectFinalizersCommand(l: Leftover, remove: readonly string[]): string {
   const patch = finalizerRemovalPatch(l.meta.uid, l.meta.finalizers, remove);
-  const args = ['kubectl', 'patch', resourceName(l.resource), l.meta.name];
+  const args = ['kubectl', 'patch', kubectlResource(l), l.meta.name];
   if (l.meta.namespace) args.push('-n', l.meta.namespace);
   return shellCommand(...args, '--type=json', '-p', patch);
+}
+
+/**
+ * One command removing the given finalizers from every object of a type in a namespace whose finalizer list is
+ * `shape`: the names are listed, not written out, and the patch tests each entry first, so an object whose list
+ * differs is left alone (kubectl reports it and goes on).
+ */
+export function bulkPatchCommand(
+  l: Pick<Leftover, 'resource' | 'pinned'>,
+  namespace: string,
+  shape: readonly string[],
+  remove: readonly string[],
+): string {
+  const resource = kubectlResource(l);
+  const patch = finalizerRemovalPatch('', shape, remove);
+  const list = shellCommand('kubectl', 'get', resource, '-n', namespace, '-o', 'name');
+  const each = shellCommand('xargs', '-r', 'kubectl', 'patch', '-n', namespace, '--type=json', '-p', patch);
+  return `${list} | ${each}`;
 }
 
 /** `kubectl patch namespace` removing the given entries of `metadata.finalizers`. */

@@ -3,17 +3,20 @@ import { compareText } from '../shared/compare.js';
 import {
   readApiServices,
   readCrds,
+  readLeases,
   readNodes,
   readPods,
+  readRbac,
   readWebhooks,
   readWorkloads,
 } from './cluster-reads.js';
 import { parseConditions } from './conditions.js';
+import { readConversions } from './conversion-reads.js';
 import { isBuiltInFinalizer } from './finalizers.js';
 import { Reads } from './reads.js';
 import { scan } from './scan.js';
 import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
-import type { Leftover, ParsedConditions, Snapshot } from './types.js';
+import type { EarlierSight, Leftover, ParsedConditions, Snapshot } from './types.js';
 
 /** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
 export interface SnapshotOptions {
@@ -27,6 +30,8 @@ export interface SnapshotOptions {
   scan?: 'auto' | 'full';
   /** How long after a deletion the namespace controller makes its first pass (default 5 s, as upstream). */
   controllerFirstPassMs?: number;
+  /** What an earlier diagnosis of this namespace saw (`sightOf` it), so finalizers released since count as progress. */
+  earlier?: EarlierSight;
 }
 
 const NO_DISCOVERY: Discovery = { resources: [], failed: [], mode: 'legacy' };
@@ -56,13 +61,18 @@ export async function takeSnapshot(
     now,
     firstPassMs: opts.controllerFirstPassMs ?? CONTROLLER_FIRST_PASS_MS,
   });
-  const { leftovers, choice, listedTypes } = scanned;
+  const { choice, listedTypes } = scanned;
   const discovery = scanned.discovery ?? NO_DISCOVERY;
-  const [[apiServices, webhooks], podsAndNodes, crds, workloads] = await Promise.all([
+  const converted = await readConversions(reads, ns.name, parsed, scanned.discovery);
+  const leftovers = [...scanned.leftovers, ...converted.leftovers];
+  const owners = needsWorkloads(ns, leftovers);
+  const [[apiServices, webhooks], podsAndNodes, crds, workloads, rbac, leases] = await Promise.all([
     beside,
     podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
     readCrds(reads, crdsToRead(leftovers)),
-    needsWorkloads(ns, leftovers) ? readWorkloads(reads) : [],
+    owners ? readWorkloads(reads) : [],
+    owners ? readRbac(reads) : { roles: [], bindings: [] },
+    owners ? readLeases(reads) : [],
   ]);
   return {
     takenAt,
@@ -75,6 +85,10 @@ export async function takeSnapshot(
     ...podsAndNodes,
     workloads,
     crds,
+    rbac,
+    leases,
+    conversions: converted.conversions,
+    ...(opts.earlier ? { earlier: opts.earlier } : {}),
     readErrors: [...reads.errors].sort(
       (a, b) => compareText(a.what, b.what) || compareText(a.error, b.error),
     ),
@@ -118,4 +132,11 @@ function needsWorkloads(ns: NamespaceState, leftovers: readonly Leftover[]): boo
     ...leftovers.flatMap((l) => l.meta.finalizers),
   ];
   return all.some((f) => !isBuiltInFinalizer(f));
+}
+
+/** What a later diagnosis needs to know of this one: which objects held which finalizer. */
+export function sightOf(s: Pick<Snapshot, 'takenAt' | 'leftovers'>): EarlierSight {
+  const holders = Object.create(null) as Record<string, string[]>;
+  for (const l of s.leftovers) for (const f of l.meta.finalizers) (holders[f] ??= []).push(l.meta.uid);
+  return { takenAt: s.takenAt, holders };
 }

@@ -36,15 +36,52 @@ export function failed(entry: AuditEntry): boolean {
   return entry.result.startsWith('failed: ');
 }
 
-/** Log one entry; a risk taken is logged as a warning. */
-export function logEntry(logger: Logger, e: AuditEntry, risk?: string): void {
+/** Entries of one kind, type and result logged one by one; the rest are counted in one line. */
+const LOGGED_EACH = 3;
+
+function logOne(logger: Logger, e: AuditEntry): void {
   const removing = e.allowed.map((r) => `${r.finalizer} (${allowedByText(r.allowedBy)})`).join(', ');
   const line = e.allowedBy
     ? `${e.namespace}: ${e.object}: ${e.result} — delete with grace period 0 (${allowedByText(e.allowedBy)})`
     : `${e.namespace}: ${e.object} ${e.field}: ${e.result} — remove ${removing}; after: [${e.after.join(', ')}]`;
   if (failed(e)) logger.warning(line);
   else logger.info(line);
-  if (risk && e.result === 'deleted') logger.warning(`${e.namespace}: ${e.object}: risk taken: ${risk}`);
-  if (e.result !== 'removed' && e.result !== 'finalized') return;
-  for (const r of e.allowed) if (r.risk) logger.warning(`${e.namespace}: ${e.object}: risk taken: ${r.risk}`);
+}
+
+/** `failed`, `skipped: …` or the result itself: what entries are grouped by (a failure's text names its object). */
+const resultClass = (r: AuditResult): string => (r.startsWith('failed: ') ? 'failed' : r);
+
+/** `kialis.kiali.io` of `kialis.kiali.io/kiali`. */
+const typeOf = (object: string): string => object.slice(0, Math.max(0, object.lastIndexOf('/')));
+
+/**
+ * Log the audit trail of a pass: a few entries of each step kind, type and result, then a count of the rest; each
+ * risk taken once as a warning. Thousands of objects make a handful of lines.
+ */
+export function logAudit(logger: Logger, audit: readonly AuditEntry[], steps: readonly ForceStep[]): void {
+  const groups = new Map<string, number[]>();
+  audit.forEach((e, i) => {
+    const key = `${e.step}\u0000${typeOf(e.object)}\u0000${resultClass(e.result)}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  for (const indexes of groups.values()) {
+    const entries = indexes.map((i) => audit[i]!);
+    entries.slice(0, LOGGED_EACH).forEach((e) => logOne(logger, e));
+    const first = entries[0]!;
+    if (entries.length > LOGGED_EACH) {
+      const more = `${first.namespace}: … and ${entries.length - LOGGED_EACH} more ${typeOf(first.object)} ${first.field}: ${resultClass(first.result)}`;
+      if (failed(first)) logger.warning(more);
+      else logger.info(more);
+    }
+    const risks = new Set<string>();
+    for (const i of indexes) {
+      const e = audit[i]!;
+      const step = steps[i];
+      if (e.result === 'deleted' && step?.kind === 'pod-delete') risks.add(step.risk);
+      if (e.result === 'removed' || e.result === 'finalized')
+        for (const r of e.allowed) if (r.risk) risks.add(r.risk);
+    }
+    const scope = entries.length > 1 ? `${entries.length} ${typeOf(first.object)} objects` : first.object;
+    for (const risk of risks) logger.warning(`${first.namespace}: ${scope}: risk taken: ${risk}`);
+  }
 }

@@ -1,82 +1,28 @@
 /**
- * The only code that removes finalizers, deletes pods on lost nodes or calls /finalize. Every write re-reads first,
- * checks the namespace UID, recomputes from the fresh state, and sends preconditions; dry-run writes nothing.
+ * The only code that removes finalizers, deletes pods on lost nodes or calls /finalize. A pass reads the namespace
+ * once and checks its UID; every write carries its own object's UID (and resourceVersion) as preconditions; the
+ * namespace is read again before a write to the namespace itself; dry-run writes nothing.
  */
 import { messageOf } from '../shared/errors.js';
-import { failed, logEntry, type AuditEntry, type AuditResult } from './audit.js';
+import { mapPool } from '../shared/pool.js';
+import { isConflict, MAX_ATTEMPTS, without, type Run, type StepResult } from './attempt.js';
+import { failed, logAudit, type AuditEntry, type AuditResult } from './audit.js';
+import { objectStep } from './object-step.js';
 import { podAttempt } from './pod-step.js';
-import type { ForceStep, ObjectStep, Plan } from './plan.js';
-import { enc, resourcePath } from '../kube/paths.js';
-import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
+import type { ForceStep, Plan } from './plan.js';
+import type { Kube, NamespaceState } from '../kube/port.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
-/** How a step ended, before it is stamped; `halt` stops every later step without another call. */
-export interface StepResult {
-  result: AuditResult;
-  before: string[];
-  after: string[];
-  halt?: 'gone' | 'recreated';
-}
+export type { Run, StepResult } from './attempt.js';
 
-/** One step's run: the port, the plan, whether to write, and the writes sent. */
-export interface Run {
-  kube: Kube;
-  plan: Plan;
-  dryRun: boolean;
-  expectedUid: string;
-  writes: number;
-}
-
-/** Attempts per step when a write meets a 409 Conflict; each attempt re-reads first. */
-const MAX_ATTEMPTS = 3;
+/** Object steps in flight at once: thousands of objects go in seconds without a burst. */
+export const OBJECT_CONCURRENCY = 8;
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 
-function objectPath(step: ObjectStep): string {
-  return `${resourcePath(step.resource, step.namespace)}/${enc(step.name)}`;
-}
-
-/** The metadata a guarded write needs, from a raw object; throws on a shape no API server sends. */
-function freshMeta(raw: unknown): {
-  uid: string;
-  resourceVersion: string;
-  finalizers: string[];
-  deleting: boolean;
-} {
-  const meta = (raw as { metadata?: Record<string, unknown> } | null)?.metadata;
-  const { uid, resourceVersion, finalizers = [], deletionTimestamp } = meta ?? {};
-  const list =
-    Array.isArray(finalizers) && finalizers.every((f) => typeof f === 'string')
-      ? (finalizers as string[])
-      : undefined;
-  if (typeof uid !== 'string' || typeof resourceVersion !== 'string' || list === undefined) {
-    throw new Error('unexpected object: metadata.uid, resourceVersion or finalizers missing');
-  }
-  return { uid, resourceVersion, finalizers: list, deleting: typeof deletionTimestamp === 'string' };
-}
-
-/** The fresh list minus exactly the planned entries; anything else (even allowed by a glob) stays. */
-function without(fresh: readonly string[], step: ForceStep): string[] {
-  const remove = new Set(step.remove.map((r) => r.finalizer));
-  return fresh.filter((f) => !remove.has(f));
-}
-
-async function objectAttempt(run: Run, step: ObjectStep): Promise<StepResult> {
-  const raw = await run.kube.getRaw(objectPath(step));
-  if (raw === undefined) return { result: 'gone', before: step.finalizers, after: [] };
-  const fresh = freshMeta(raw);
-  const before = fresh.finalizers;
-  if (fresh.uid !== step.uid) return { result: 'skipped: object recreated', before, after: before };
-  // Removing a finalizer before its controller was asked to clean up would skip that cleanup entirely.
-  if (!fresh.deleting) return { result: 'skipped: not being deleted yet', before, after: before };
-  const after = without(before, step);
-  if (after.length === before.length) return { result: 'skipped: nothing left to remove', before, after };
-  if (run.dryRun) return { result: 'dry-run', before, after };
-  run.writes++;
-  const guard = { uid: step.uid, resourceVersion: fresh.resourceVersion };
-  const done = await run.kube.patchFinalizers(step.resource, step.namespace, step.name, guard, after);
-  return { result: done === 'gone' ? 'gone' : 'removed', before, after: done === 'gone' ? [] : after };
-}
+/** Steps on objects in the namespace (not on the namespace itself). */
+const isContent = (step: ForceStep): boolean =>
+  step.kind === 'object-finalizers' || step.kind === 'pod-delete';
 
 async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): Promise<StepResult> {
   const finalize = step.kind === 'namespace-finalize';
@@ -93,73 +39,81 @@ async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): 
   return { result: finalize ? 'finalized' : 'removed', before, after };
 }
 
-/** One attempt: re-read the namespace, check its UID, then re-read the target and write. */
-async function attempt(run: Run, step: ForceStep): Promise<StepResult> {
+/** The namespace now, or why nothing more may be done to it (gone, or another one holds the name). */
+async function namespaceNow(run: Run): Promise<NamespaceState | 'gone' | 'recreated'> {
   const ns = await run.kube.getNamespace(run.plan.namespace);
-  if (ns === undefined) {
-    const result = isContent(step) ? 'skipped: namespace gone' : 'gone';
-    return { result, before: step.finalizers, after: step.finalizers, halt: 'gone' };
-  }
-  if (ns.uid !== run.expectedUid) {
-    return {
-      result: 'skipped: recreated',
-      before: step.finalizers,
-      after: step.finalizers,
-      halt: 'recreated',
-    };
-  }
-  if (step.kind === 'pod-delete') return podAttempt(run, step);
-  return step.kind === 'object-finalizers' ? objectAttempt(run, step) : namespaceAttempt(run, ns, step);
-}
-
-/** Run one step; on 409 re-read and re-decide, up to MAX_ATTEMPTS; any other error fails the step only. */
-async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(run, step);
-    } catch (error) {
-      const conflict = error instanceof KubeError && error.code === 409;
-      if (conflict && n < MAX_ATTEMPTS) continue;
-      const why = conflict ? `conflict after ${n} attempts: ${messageOf(error)}` : messageOf(error);
-      return { result: `failed: ${why}`, before: step.finalizers, after: step.finalizers };
-    }
-  }
+  if (ns === undefined) return 'gone';
+  return ns.uid === run.expectedUid ? ns : 'recreated';
 }
 
 function halted(step: ForceStep, halt: 'gone' | 'recreated'): StepResult {
   const result =
     halt === 'recreated' ? 'skipped: recreated' : isContent(step) ? 'skipped: namespace gone' : 'gone';
-  return { result, before: step.finalizers, after: step.finalizers };
+  return { result, before: step.finalizers, after: step.finalizers, halt };
 }
 
-/** Steps on objects in the namespace (not on the namespace itself). */
-const isContent = (step: ForceStep): boolean =>
-  step.kind === 'object-finalizers' || step.kind === 'pod-delete';
+/** One attempt of a step; a namespace-level one reads the namespace first, a content one relies on the pass's read. */
+async function attempt(run: Run, step: ForceStep): Promise<StepResult> {
+  if (step.kind === 'pod-delete') return podAttempt(run, step);
+  if (step.kind === 'object-finalizers') return objectStep(run, step);
+  const ns = await namespaceNow(run);
+  return typeof ns === 'string' ? halted(step, ns) : namespaceAttempt(run, ns, step);
+}
+
+/** Run one step; on 409 decide again, up to MAX_ATTEMPTS; any other error fails the step only. */
+async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(run, step);
+    } catch (error) {
+      // An object step reads again and retries its own 409s; one that reaches here gave up.
+      const retry = isConflict(error) && n < MAX_ATTEMPTS && step.kind !== 'object-finalizers';
+      if (retry) continue;
+      const why = isConflict(error) ? `conflict after ${n} attempts: ${messageOf(error)}` : messageOf(error);
+      return { result: `failed: ${why}`, before: step.finalizers, after: step.finalizers };
+    }
+  }
+}
 
 /** The /finalize result when earlier writes failed: which ones, so the summary says what to fix. */
 function heldBack(failures: readonly AuditEntry[]): AuditResult {
-  const which = failures.map((e) => `${e.object} (${e.result})`).join('; ');
-  return `skipped: held back because an earlier step failed, so /finalize would orphan more than planned: ${which}`;
+  const shown = failures.slice(0, 5).map((e) => `${e.object} (${e.result})`);
+  const more = failures.length > 5 ? `; and ${failures.length - 5} more` : '';
+  return `skipped: held back because an earlier step failed, so /finalize would orphan more than planned: ${shown.join('; ')}${more}`;
 }
 
-/** The result of one step: halted without a call, held back, or run against the cluster. */
-async function resultOf(
-  run: Run,
-  step: ForceStep,
-  halt: StepResult['halt'],
-  audit: AuditEntry[],
-): Promise<StepResult> {
-  if (halt) return halted(step, halt);
-  const failures = audit.filter(failed);
-  if (step.kind === 'namespace-finalize' && failures.length > 0) {
-    return { result: heldBack(failures), before: step.finalizers, after: step.finalizers };
+function entryOf(plan: Plan, step: ForceStep, r: StepResult, run: Run, clock: Clock): AuditEntry {
+  return {
+    at: new Date(clock.now()).toISOString(),
+    namespace: plan.namespace,
+    step: step.kind,
+    object: step.object,
+    field: step.field,
+    before: r.before,
+    after: r.after,
+    allowed: step.remove,
+    ...(step.kind === 'pod-delete' ? { allowedBy: step.allowedBy } : {}),
+    result: r.result,
+    writes: run.writes,
+  };
+}
+
+/** The first read of the pass: the namespace must still be the planned one for any content step to run. */
+async function passStart(run: Run, steps: readonly ForceStep[]): Promise<StepResult['halt'] | string> {
+  if (run.plan.uid !== run.expectedUid) return 'recreated';
+  if (!steps.some(isContent)) return undefined;
+  try {
+    const ns = await namespaceNow(run);
+    return typeof ns === 'string' ? ns : undefined;
+  } catch (error) {
+    return `failed: reading namespace ${run.plan.namespace} failed: ${messageOf(error)}`;
   }
-  return runStep(run, step);
 }
 
 /**
- * Execute a plan from `decide` in order, recording one audit entry per step. Writes only in mode `on`
- * without `dryRun`; a namespace whose UID is not `expectedUid` is never touched.
+ * Execute a plan from `decide` in order, one audit entry per step: pods, then objects (a bounded pool), then the
+ * namespace's own finalizers and /finalize. Writes only in mode `on` without `dryRun`; a namespace whose UID is not
+ * `expectedUid` is never touched.
  */
 export async function executePlan(
   kube: Kube,
@@ -167,27 +121,35 @@ export async function executePlan(
   opts: { dryRun: boolean; logger: Logger; clock: Clock; expectedUid: string },
 ): Promise<AuditEntry[]> {
   const dryRun = opts.dryRun || plan.mode !== 'on';
+  const newRun = (): Run => ({ kube, plan, dryRun, expectedUid: opts.expectedUid, writes: 0 });
+  const start = await passStart(newRun(), plan.steps);
+  let halt: StepResult['halt'] = start === 'gone' || start === 'recreated' ? start : undefined;
+  const readFailed = start?.startsWith('failed: ') ? (start as AuditResult) : undefined;
   const audit: AuditEntry[] = [];
-  let halt: StepResult['halt'] = plan.uid === opts.expectedUid ? undefined : 'recreated';
-  for (const step of plan.steps) {
-    const run: Run = { kube, plan, dryRun, expectedUid: opts.expectedUid, writes: 0 };
-    const { result, before, after, halt: stop } = await resultOf(run, step, halt, audit);
-    halt = halt ?? stop;
-    const entry: AuditEntry = {
-      at: new Date(opts.clock.now()).toISOString(),
-      namespace: plan.namespace,
-      step: step.kind,
-      object: step.object,
-      field: step.field,
-      before,
-      after,
-      allowed: step.remove,
-      ...(step.kind === 'pod-delete' ? { allowedBy: step.allowedBy } : {}),
-      result,
-      writes: run.writes,
-    };
-    audit.push(entry);
-    logEntry(opts.logger, entry, step.kind === 'pod-delete' ? step.risk : undefined);
+  const one = async (step: ForceStep): Promise<AuditEntry> => {
+    const run = newRun();
+    let r: StepResult;
+    if (halt) r = halted(step, halt);
+    else if (readFailed && isContent(step))
+      r = { result: readFailed, before: step.finalizers, after: step.finalizers };
+    else if (step.kind === 'namespace-finalize' && audit.some(failed))
+      r = { result: heldBack(audit.filter(failed)), before: step.finalizers, after: step.finalizers };
+    else r = await runStep(run, step);
+    if (r.halt && !halt && !isContent(step)) halt = r.halt;
+    return entryOf(plan, step, r, run, opts.clock);
+  };
+  for (let i = 0; i < plan.steps.length;) {
+    const step = plan.steps[i]!;
+    if (step.kind !== 'object-finalizers') {
+      audit.push(await one(step));
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < plan.steps.length && plan.steps[j]!.kind === 'object-finalizers') j++;
+    audit.push(...(await mapPool(plan.steps.slice(i, j), OBJECT_CONCURRENCY, one)));
+    i = j;
   }
+  logAudit(opts.logger, audit, plan.steps);
   return audit;
 }

@@ -84,18 +84,24 @@ function blockersAfter(
   findings: readonly Finding[],
   objects: readonly ObjectPlan[],
   podsHandled: ReadonlySet<string>,
-): { why: string[]; ids: string[]; onlyFinalize: boolean; guesses: string[] } {
+): Blockers {
   const why: string[] = [];
   const ids: string[] = [];
   const guesses: string[] = [];
+  const leaves: string[] = [];
+  const denied: string[] = [];
   let onlyFinalize = false;
   for (const f of findings) {
     for (const t of f.targets ?? []) {
-      if (t.kind === 'namespace-finalize' && (t.confidence ?? 1) < FINALIZE_MIN_CONFIDENCE) {
+      if (t.kind === 'denied-on-purpose') {
+        denied.push(t.by);
+        ids.push(f.id);
+      } else if (t.kind === 'namespace-finalize' && (t.confidence ?? 1) < FINALIZE_MIN_CONFIDENCE) {
         guesses.push(`${t.reason} (confidence ${t.confidence})`);
       } else if (t.kind === 'namespace-finalize') {
         why.push(t.reason);
         ids.push(f.id);
+        leaves.push(...(t.leaves ?? []));
         onlyFinalize = true;
       } else if (t.kind === 'pod-on-lost-node' && !podsHandled.has(t.uid)) {
         why.push(
@@ -109,7 +115,27 @@ function blockersAfter(
     why.push(`${o.object.label} keeps ${o.keep.join(', ')}`);
     ids.push(...o.object.findings.map((f) => f.id));
   }
-  return { why: sorted(why), ids: sorted(ids), onlyFinalize, guesses: sorted(guesses) };
+  for (const d of denied) why.push(`${d} refuses deletes on purpose`);
+  return {
+    why: sorted(why),
+    ids: sorted(ids),
+    onlyFinalize,
+    guesses: sorted(guesses),
+    leaves: sorted([...new Set(leaves)]),
+    denied: sorted([...new Set(denied)]),
+  };
+}
+
+/** What still blocks after steps 0–2, and what that means for /finalize. */
+interface Blockers {
+  why: string[];
+  ids: string[];
+  onlyFinalize: boolean;
+  guesses: string[];
+  /** What /finalize would leave that the scan could not list. */
+  leaves: string[];
+  /** Controls that are up and refuse on purpose: /finalize never goes around them. */
+  denied: string[];
 }
 
 /** Step 3, last resort: /finalize, only when allowed, still needed, and not stranding guarded objects. */
@@ -121,12 +147,12 @@ export function planFinalize(
   metadataKeep: readonly string[],
   earlier: EarlierSteps,
 ): { step?: FinalizeStep; refusals: Refusal[]; notes: string[] } {
-  const { why, ids, onlyFinalize, guesses } = blockersAfter(findings, objects, earlier.podsHandled);
-  const guessNotes = guesses.map(
+  const blockers = blockersAfter(findings, objects, earlier.podsHandled);
+  const guessNotes = blockers.guesses.map(
     (g) =>
       `not a reason for /finalize on its own: ${g} is a guess below the ${FINALIZE_MIN_CONFIDENCE} confidence threshold`,
   );
-  const done = planFinalizeStep(allowed, ns, objects, metadataKeep, { why, ids, onlyFinalize }, earlier);
+  const done = planFinalizeStep(allowed, ns, objects, metadataKeep, blockers, earlier);
   return { ...done, notes: [...guessNotes, ...done.notes] };
 }
 
@@ -135,7 +161,7 @@ function planFinalizeStep(
   ns: NamespaceState,
   objects: readonly ObjectPlan[],
   metadataKeep: readonly string[],
-  { why, ids, onlyFinalize }: { why: string[]; ids: string[]; onlyFinalize: boolean },
+  { why, ids, onlyFinalize, leaves, denied }: Blockers,
   earlier: EarlierSteps,
 ): { step?: FinalizeStep; refusals: Refusal[]; notes: string[] } {
   if (why.length === 0) return { refusals: [], notes: [] };
@@ -147,7 +173,13 @@ function planFinalizeStep(
       notes: [`${blocked}; spec.finalizers is already empty, so /finalize cannot help`],
     };
   }
-  const orphans = orphansOf(ns, objects, earlier);
+  if (denied.length > 0 && (allowed || onlyFinalize)) {
+    const reason = `/finalize would go around ${denied.join(', ')}, which is up and refuses on purpose: what it protects would stay in storage`;
+    const remedy =
+      'resolve the denial with the policy’s owner (change the object, or an exception for this namespace)';
+    return { refusals: [{ object, reason, remedy }], notes: [] };
+  }
+  const orphans = [...orphansOf(ns, objects, earlier), ...leaves];
   const left = orphans.length ? orphans.join('; ') : 'nothing known';
   // Kept object finalizers alone are refused per object, with a pattern as the remedy; /finalize is offered
   // only when a finding says nothing else can help.

@@ -62,6 +62,12 @@ export interface ObjectStep extends StepBase {
   namespace: string;
   name: string;
   uid: string;
+  /** As listed: the PATCH carries it and the UID as preconditions, so no read is needed before it. */
+  resourceVersion: string;
+  /** Whether it was marked for deletion when listed (only such an object loses finalizers). */
+  deleting: boolean;
+  /** Its finalizers as listed, in the object's order (`finalizers` is sorted for display). */
+  listed: string[];
 }
 
 /** Step 2: remove allowed entries of the namespace's `metadata.finalizers` (PATCH). */

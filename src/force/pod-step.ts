@@ -1,6 +1,6 @@
 /** Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition. */
 import { enc } from '../kube/paths.js';
-import type { Run, StepResult } from './execute.js';
+import type { Run, StepResult } from './attempt.js';
 import type { PodDeleteStep } from './plan.js';
 
 type Json = Record<string, unknown>;

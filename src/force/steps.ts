@@ -17,6 +17,11 @@ export interface BlockedObject {
   resource: Pick<ApiResource, 'group' | 'version' | 'resource' | 'kind'>;
   name: string;
   uid: string;
+  /** As the scan listed it; with `deleting` and `listed`, what a guarded write needs without reading again. */
+  resourceVersion: string;
+  deleting: boolean;
+  /** Its finalizers in the order the object holds them. */
+  listed: string[];
   label: string;
   finalizers: string[];
   waiting: Set<string>;
@@ -48,6 +53,9 @@ export function blockedObjects(findings: readonly Finding[]): BlockedObject[] {
         resource: t.resource,
         name: t.name,
         uid: t.uid,
+        resourceVersion: t.resourceVersion,
+        deleting: t.deleting,
+        listed: [...t.finalizers],
         label,
         finalizers: [],
         waiting: new Set<string>(),
@@ -115,6 +123,9 @@ export function planObject(
     namespace,
     name: object.name,
     uid: object.uid,
+    resourceVersion: object.resourceVersion,
+    deleting: object.deleting,
+    listed: object.listed,
   };
   return plan;
 }

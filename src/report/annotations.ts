@@ -2,7 +2,7 @@
 import type { Finding } from '../diagnosis/types.js';
 import type { RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, verdictOf } from './causes.js';
-import { fixCommand, withContext } from './commands.js';
+import { fixCommand, oneLineScript, withContext } from './commands.js';
 import { safeLog, truncate } from './escape.js';
 import { resolvedByForce } from './force.js';
 
@@ -48,7 +48,7 @@ function blockers(report: RunReport, slots: number): Annotation[] {
     : causesOf(report).map((c) => ({
         level: 'error' as const,
         title: `${c.targets.length} namespace(s) stuck in Terminating: ${c.targets.map((t) => t.name).join(', ')}`,
-        message: `${c.verdict.summary}.${c.command ? ` Fix: ${c.command}` : ''}`,
+        message: `${c.verdict.summary}.${c.command ? ` Fix: ${oneLineScript(c.command)}` : ''}`,
       }));
   return [...stuckOnes, ...refused];
 }
@@ -56,12 +56,12 @@ function blockers(report: RunReport, slots: number): Annotation[] {
 function others(report: RunReport): Annotation[] {
   const context = report.context.cluster?.context;
   const out: Annotation[] = [];
-  // A finding whose fix is already annotated (a verdict's, or an earlier finding's) adds nothing.
+  // A finding whose command is already annotated or offered (a verdict's, or an earlier finding's) adds nothing.
+  const commandOf = (f: Finding): string | undefined => fixCommand(f) ?? f.remedy.lastResort?.commands[0];
   const seen = new Set<string>(
     report.targets.flatMap((t) => {
       const v = t.outcome === 'stuck' ? verdictOf(t) : undefined;
-      const fix = v && fixCommand(v);
-      return fix ? [fix] : [];
+      return v ? [fixCommand(v), ...(v.remedy.lastResort?.commands ?? [])].filter((c) => c !== undefined) : [];
     }),
   );
   for (const t of report.targets) {
@@ -88,8 +88,8 @@ function others(report: RunReport): Annotation[] {
     const rest = t.outcome === 'stuck' ? t.findings.slice(1) : t.findings;
     for (const f of rest) {
       if (f.generic || f.severity === 'notice' || resolvedByForce(t, f)) continue;
-      const key = `${f.id}\u0000${f.summary.split(t.name).join('\u0001')}`;
-      const fix = fixCommand(f);
+      const key = `${f.id}\u0000${f.cause}`;
+      const fix = commandOf(f);
       if (seen.has(key) || (fix && seen.has(fix))) continue;
       seen.add(key);
       if (fix) seen.add(fix);
@@ -109,7 +109,18 @@ function others(report: RunReport): Annotation[] {
 
 function forcedWords(t: TargetReport): string {
   const done = (t.force?.audit ?? []).filter((a) => a.result === 'removed' || a.result === 'finalized');
-  const what = done.map((a) => `${a.object} ${a.field} −[${a.allowed.map((r) => r.finalizer).join(', ')}]`);
+  // Thousands of objects forced the same way are one phrase with a count.
+  const groups = new Map<string, { object: string; n: number }>();
+  for (const a of done) {
+    const type = a.object.slice(0, Math.max(0, a.object.lastIndexOf('/')));
+    const key = `${type} ${a.field} −[${a.allowed.map((r) => r.finalizer).join(', ')}]`;
+    const g = groups.get(key);
+    if (g) g.n++;
+    else groups.set(key, { object: a.object, n: 1 });
+  }
+  const what = [...groups].map(([key, g]) =>
+    g.n === 1 ? `${g.object} ${key.slice(key.indexOf(' ') + 1)}` : `${g.n.toLocaleString('en-US')} × ${key}`,
+  );
   return `Gone after forcing: ${what.join('; ') || 'see the summary'}. Fix the leak where it comes from.`;
 }
 

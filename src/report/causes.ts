@@ -1,29 +1,28 @@
-/** Stuck namespaces grouped by root cause, each cause with the one command to paste. Pure. */
+/** Stuck namespaces grouped by what blocks them (never by object names), each cause with the one script to paste. Pure. */
 import type { Finding } from '../diagnosis/types.js';
 import type { RunReport, TargetReport } from '../teardown/outcome.js';
-import { fixCommand, shellWords, withContext } from './commands.js';
+import { isLookup, loopScript, shellWords, withContext } from './commands.js';
 
 /** One root cause and every namespace it blocks. */
 export interface Cause {
-  /** The verdict of the first namespace (the others have the same one, up to their names). */
+  /** The verdict of the first namespace (the others have the same cause, with their own names). */
   verdict: Finding;
   targets: TargetReport[];
-  /** The one command to paste (a loop when the cause repeats), `--context` added; undefined when none fixes it. */
+  /** Objects the cause is about in all its namespaces, when the findings count them. */
+  objects?: number;
+  /** The script to paste (a loop when the cause repeats), `--context` added; undefined when nothing safe fixes it. */
   command?: string;
   /** Look-ups to paste when no command fixes it. */
   lookups: string[];
+  /** What unblocks anyway at a risk the verdict's controller or control would not take: shown apart, marked. */
+  lastResort?: { command: string; risk: string };
 }
 
 /** The verdict of a namespace: its first finding, once the diagnosis ranked them. */
 export const verdictOf = (t: TargetReport): Finding | undefined => t.findings[0];
 
-const ESCAPE_RE = /[.*+?^${}()|[\]\\]/g;
-
-/** The finding's summary with the namespace's own name taken out, so one cause in many namespaces matches. */
-function causeKey(t: TargetReport, f: Finding): string {
-  const name = new RegExp(`\\b${t.name.replace(ESCAPE_RE, '\\$&')}\\b`, 'g');
-  return `${f.id}\u0000${f.summary.replace(name, '\u0001')}`;
-}
+/** Scripts of more namespaces than this that cannot be one loop are cut, with a count. */
+const LISTED_SCRIPTS = 10;
 
 /** The command with the namespace as `"$ns"` and no UID test (each object has its own UID). */
 function loopBody(command: string, ns: string): string {
@@ -35,16 +34,47 @@ function loopBody(command: string, ns: string): string {
     .join(' ');
 }
 
-/** One command for the whole group: shared, a loop over the namespaces, or each one on its own line. */
-function groupCommand(targets: TargetReport[], commands: string[]): string {
-  if (new Set(commands).size === 1) return commands[0]!;
-  const bodies = commands.map((c, i) => loopBody(c, targets[i]!.name));
-  if (new Set(bodies).size === 1)
-    return `for ns in ${targets.map((t) => t.name).join(' ')}; do ${bodies[0]}; done`;
-  return commands.join('\n');
+/**
+ * One script for every member: shared when it is the same everywhere, a loop over the namespaces when only their names
+ * differ, else each namespace's own (cut to a few). `scripts[i]` are the commands of `targets[i]`.
+ */
+function unify(targets: TargetReport[], scripts: string[][]): { script: string; loops: boolean } | undefined {
+  if (scripts.length === 0 || scripts.some((s) => s.length === 0)) return undefined;
+  const joined = scripts.map((s) => s.join('\n'));
+  if (new Set(joined).size === 1) return { script: joined[0]!, loops: false };
+  const bodies = scripts.map((s, i) => s.map((c) => loopBody(c, targets[i]!.name)));
+  if (new Set(bodies.map((b) => b.join('\n'))).size === 1)
+    return {
+      script: loopScript(
+        targets.map((t) => t.name),
+        bodies[0]!,
+      ),
+      loops: true,
+    };
+  return undefined;
 }
 
-/** Stuck namespaces grouped by root cause, biggest group first, then by first namespace name. */
+/** The fix script of a group: its commands as one loop, else their name-free bulk form, else each one's own. */
+function groupScript(
+  targets: TargetReport[],
+  pick: (f: Finding) => { commands?: string[]; bulk?: string[] } | undefined,
+): string | undefined {
+  const remedies = targets.map((t) => pick(verdictOf(t)!));
+  const commands = remedies.map((r) => (r?.commands ?? []).filter((c) => !isLookup(c)));
+  const direct = unify(targets, commands);
+  if (direct) return direct.script;
+  const bulk = unify(
+    targets,
+    remedies.map((r) => r?.bulk ?? []),
+  );
+  if (bulk) return bulk.script;
+  if (commands.some((c) => c.length === 0)) return undefined;
+  const shown = commands.slice(0, LISTED_SCRIPTS).map((c) => c.join('\n'));
+  const more = commands.length - shown.length;
+  return [...shown, ...(more > 0 ? [`# … and ${more} more namespaces: see the JSON report`] : [])].join('\n');
+}
+
+/** Stuck namespaces grouped by the cause of their verdict, biggest group first, then by first namespace name. */
 export function causesOf(
   report: RunReport,
   targets = report.targets.filter((t) => t.outcome === 'stuck'),
@@ -52,18 +82,30 @@ export function causesOf(
   const groups = new Map<string, TargetReport[]>();
   for (const t of targets) {
     const v = verdictOf(t);
-    const key = v ? causeKey(t, v) : `\u0002${t.name}`;
+    const key = v ? `${v.id}\u0000${v.cause}` : `\u0002${t.name}`;
     groups.set(key, [...(groups.get(key) ?? []), t]);
   }
   const context = report.context.cluster?.context;
   const causes = [...groups.values()].flatMap((members): Cause[] => {
     const verdict = verdictOf(members[0]!);
     if (!verdict) return [];
-    const fixes = members.map((t) => fixCommand(verdictOf(t)!));
-    const all = fixes.every((c): c is string => c !== undefined);
-    const command = all ? withContext(groupCommand(members, fixes), context) : undefined;
-    const lookups = command ? [] : verdict.remedy.commands.map((c) => withContext(c, context));
-    return [{ verdict, targets: members, command, lookups }];
+    const fix = groupScript(members, (f) => f.remedy);
+    const command = fix === undefined ? undefined : withContext(fix, context);
+    const lookups = verdict.remedy.commands.filter(isLookup).map((c) => withContext(c, context));
+    const last = verdict.remedy.lastResort;
+    const resort = last && groupScript(members, (f) => f.remedy.lastResort);
+    const counted = members.map((t) => verdictOf(t)!.objects);
+    const objects = counted.every((n) => n !== undefined) ? counted.reduce((a, b) => a! + b!, 0) : undefined;
+    return [
+      {
+        verdict,
+        targets: members,
+        ...(objects !== undefined ? { objects } : {}),
+        command,
+        lookups: command ? [] : lookups,
+        ...(last && resort ? { lastResort: { command: withContext(resort, context), risk: last.risk } } : {}),
+      },
+    ];
   });
   return causes.sort(
     (a, b) => b.targets.length - a.targets.length || (a.targets[0]!.name < b.targets[0]!.name ? -1 : 1),

@@ -8,15 +8,35 @@ export const COMMAND_WIDTH = 78;
 // Commands that only look: they help a person check, they do not unblock anything.
 const LOOK = /^kubectl (get|describe|wait|logs|auth can-i)\b/;
 
+/** Whether a command only looks (it helps a person check; it unblocks nothing): a read piped into a write does not. */
+export const isLookup = (command: string): boolean => LOOK.test(command) && !command.includes(' | ');
+
 /** The command that fixes the finding (not a look-up), or undefined when it offers none. */
 export function fixCommand(f: Finding): string | undefined {
-  return f.remedy.commands.find((c) => !LOOK.test(c));
+  return f.remedy.commands.find((c) => !isLookup(c));
 }
 
 /** Every `kubectl` of the command gets `--context NAME`, so it goes to the cluster the run talked to. */
 export function withContext(command: string, context: string | undefined): string {
   if (!context) return command;
-  return command.replace(/(^|[|;&(]\s*|\bdo\s+)kubectl(?= )/g, `$1kubectl --context ${shellQuote(context)}`);
+  return command.replace(
+    /(^|[|;&(]\s*|\bdo\s+|\bxargs(?: -\w+)*\s+|\n\s*)kubectl(?= )/g,
+    `$1kubectl --context ${shellQuote(context)}`,
+  );
+}
+
+const LOOP_HEAD = /^for ns in (.+); do$/;
+
+/** A loop over namespaces: `for ns in a b; do`, the commands (with `"$ns"`), `done`, one a line. */
+export function loopScript(namespaces: readonly string[], commands: readonly string[]): string {
+  return [`for ns in ${namespaces.join(' ')}; do`, ...commands, 'done'].join('\n');
+}
+
+/** A script on one line (a log line or an annotation): a loop's commands joined with `;`. */
+export function oneLineScript(script: string): string {
+  const lines = script.split('\n');
+  if (!LOOP_HEAD.test(lines[0] ?? '')) return lines.join('; ');
+  return `${lines[0]} ${lines.slice(1, -1).join('; ')}; done`;
 }
 
 /** Shell words of a command, quotes kept; a `|` alone is a word. */
@@ -82,13 +102,18 @@ export function wrapCommand(command: string, width = COMMAND_WIDTH, indent = '')
 
 /** A script of commands (one a line, or a `for ns in …; do …; done` loop) laid out for a code block. */
 export function layoutScript(script: string, width = COMMAND_WIDTH): string {
-  return script
-    .split('\n')
+  const lines = script.split('\n');
+  const head = LOOP_HEAD.exec(lines[0] ?? '');
+  if (head && lines.at(-1) === 'done') {
+    const body = lines.slice(1, -1).map((c) => wrapCommand(c, width, '  '));
+    return [`${wrapCommand(`for ns in ${head[1]!}`, width)}; do`, ...body, 'done'].join('\n');
+  }
+  return lines
     .map((command) => {
       const loop = /^for ns in (.+?); do (.+); done$/.exec(command);
       if (!loop) return wrapCommand(command, width);
-      const head = `${wrapCommand(`for ns in ${loop[1]!}`, width)}; do`;
-      return `${head}\n${wrapCommand(loop[2]!, width, '  ')}\ndone`;
+      const first = `${wrapCommand(`for ns in ${loop[1]!}`, width)}; do`;
+      return `${first}\n${wrapCommand(loop[2]!, width, '  ')}\ndone`;
     })
     .join('\n\n');
 }

@@ -41,6 +41,16 @@ export function renderFinding(
     for (const c of fresh) shown.add(c);
     if (fresh.length) parts.push(fence(layoutScript(fresh.join('\n')).slice(0, 6000), 'sh'));
     else if (f.remedy.commands.length) parts.push('<sub>Command: the same as above.</sub>');
+    const last = f.remedy.lastResort;
+    if (last) {
+      const cmds = last.commands.map((c) => withContext(c, context));
+      const again = cmds.every((c) => shown.has(c));
+      cmds.forEach((c) => shown.add(c));
+      parts.push(
+        `⚠️ **Last resort, not the fix** — ${md(last.risk, 400)}${again ? ' (the command above)' : ':'}`,
+      );
+      if (!again) parts.push(fence(layoutScript(cmds.join('\n')).slice(0, 6000), 'sh'));
+    }
     const notes = [f.remedy.note ? md(f.remedy.note, 600) : ''];
     if (f.remedy.policy) notes.push(`Force policy that would handle it: ${code(f.remedy.policy, 300)}`);
     if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);
@@ -48,8 +58,34 @@ export function renderFinding(
   return parts.filter(Boolean).join('\n\n');
 }
 
-/** The collapsed details of one namespace: when it was diagnosed, its labels and conditions, every finding. */
-export function renderDetails(t: TargetReport, context: string | undefined): string {
+/**
+ * The collapsed details of a namespace whose cause another namespace's details already show in full: its verdict and
+ * the evidence that names its own objects.
+ */
+function sameCauseDetails(t: TargetReport, sameAs: string): string {
+  const v = t.findings[0]!;
+  const evidence = v.evidence
+    .slice(0, 4)
+    .map((e) => `- ${code(e.object, 300)} ${md(e.field, 200)}: ${code(e.value, 300)}`)
+    .join('\n');
+  const n = t.findings.length;
+  return [
+    `<details><summary><b>${md(t.name, 80)}</b> — ${n} finding${n === 1 ? '' : 's'}, the same cause as ${md(sameAs, 80)}</summary>`,
+    `${ICON[v.severity]} **${md(v.id, 80)}** — ${md(v.summary, 400)}`,
+    evidence,
+    `<sub>Its other findings and commands read as those of ${md(sameAs, 80)}, with its own names; all are in the JSON report.</sub>`,
+    '</details>',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/**
+ * The collapsed details of one namespace: when it was diagnosed, its labels and conditions, every finding. With
+ * `sameAs`, the namespace whose details already show this cause in full: only its own verdict and objects.
+ */
+export function renderDetails(t: TargetReport, context: string | undefined, sameAs?: string): string {
+  if (sameAs !== undefined && t.findings.length > 0) return sameCauseDetails(t, sameAs);
   const shown = new Set<string>();
   const facts: string[] = [];
   if (t.diagnosedBecause) facts.push(`Diagnosed: ${md(t.diagnosedBecause, 200)}`);

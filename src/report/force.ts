@@ -1,7 +1,7 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
 import { objectLabel } from '../force/plan.js';
 import type { AuditEntry } from '../force/audit.js';
-import { allowedByText, type Decision, type ForceStep } from '../force/plan.js';
+import { allowedByText, type Decision, type ForceStep, type Refusal } from '../force/plan.js';
 import type { Finding } from '../diagnosis/types.js';
 import { formatDuration } from '../shared/duration.js';
 import type { TargetReport } from '../teardown/outcome.js';
@@ -56,18 +56,40 @@ function resultWords(step: ForceStep, entry: AuditEntry | undefined): string {
   return `⏭️ ${md(r, 300)}`;
 }
 
-/** The entry of the audit trail that belongs to the step. */
-function entryOf(step: ForceStep, audit: AuditEntry[]): AuditEntry | undefined {
-  return audit.find((a) => a.object === step.object && a.field === step.field);
+/** The audit entry of each step, by object and field. */
+function entriesOf(audit: readonly AuditEntry[]): Map<string, AuditEntry> {
+  return new Map(audit.map((a) => [`${a.object}\u0000${a.field}`, a]));
 }
 
-function stepBlock(step: ForceStep, entry: AuditEntry | undefined): string[] {
+const entryKey = (step: ForceStep): string => `${step.object}\u0000${step.field}`;
+
+function allowedWords(step: ForceStep): string {
   const policies = step.kind === 'pod-delete' ? [step.allowedBy] : step.remove.map((r) => r.allowedBy);
-  const allowed = [...new Set(policies.map(allowedByText))]
-    .map((a) => `<code>${md(a, 200)}</code>`)
+  return [...new Set(policies.map(allowedByText))].map((a) => `<code>${md(a, 200)}</code>`).join(', ');
+}
+
+/** Objects named in a grouped line: a few, then a count; all of them are in the JSON report. */
+function someOf(names: readonly string[]): string {
+  const shown = names
+    .slice(0, 3)
+    .map((n) => md(n, 120))
     .join(', ');
+  return names.length > 3
+    ? `${shown} and ${(names.length - 3).toLocaleString('en-US')} more (all in the JSON report)`
+    : shown;
+}
+
+/** `kialis.kiali.io` of `kialis.kiali.io/kiali`. */
+const typeOf = (object: string): string => object.slice(0, Math.max(0, object.lastIndexOf('/')));
+
+function stepBlock(steps: readonly ForceStep[], entry: AuditEntry | undefined): string[] {
+  const step = steps[0]!;
   const where = step.kind === 'pod-delete' ? ` on node ${md(step.node, 200)}` : '';
-  const head = `**${md(step.object, 200)}** <code>${step.field}</code>${where} — ${resultWords(step, entry)} · allowed by ${allowed}`;
+  const who =
+    steps.length === 1
+      ? `**${md(step.object, 200)}**`
+      : `**${steps.length.toLocaleString('en-US')} ${md(typeOf(step.object), 200)} objects** (${someOf(steps.map((x) => x.object.slice(typeOf(x.object).length + 1)))})`;
+  const head = `${who} <code>${step.field}</code>${where} — ${resultWords(step, entry)} · allowed by ${allowedWords(step)}`;
   const out = [head];
   if (step.kind !== 'pod-delete') {
     const removed = new Set(step.remove.map((r) => r.finalizer));
@@ -87,16 +109,55 @@ function stepBlock(step: ForceStep, entry: AuditEntry | undefined): string[] {
   return out;
 }
 
+/** Steps that read the same apart from the object's name (same type, finalizers, removal and result), grouped. */
+function groupSteps(steps: readonly ForceStep[], entries: Map<string, AuditEntry>): ForceStep[][] {
+  const groups = new Map<string, ForceStep[]>();
+  for (const step of steps) {
+    const r = entries.get(entryKey(step))?.result;
+    const result = r?.startsWith('failed: ') ? 'failed' : (r ?? '');
+    const key =
+      step.kind === 'object-finalizers'
+        ? [
+            step.kind,
+            typeOf(step.object),
+            step.finalizers.join(','),
+            step.remove.map((x) => x.finalizer).join(','),
+            result,
+            allowedWords(step),
+          ].join('\u0000')
+        : `\u0001${entryKey(step)}`;
+    groups.set(key, [...(groups.get(key) ?? []), step]);
+  }
+  return [...groups.values()];
+}
+
+/** Refusals that read the same apart from the object, grouped with a count. */
+function refusalLines(refusals: readonly Refusal[]): string[] {
+  const groups = new Map<string, Refusal[]>();
+  for (const r of refusals) {
+    const key = [typeOf(r.object), r.finalizer ?? '', r.reason, r.remedy].join('\u0000');
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()].map((rs) => {
+    const r = rs[0]!;
+    const objects =
+      rs.length === 1
+        ? md(r.object, 200)
+        : `${rs.length.toLocaleString('en-US')} ${md(typeOf(r.object), 200)} objects (${someOf(rs.map((x) => x.object.slice(typeOf(x.object).length + 1)))})`;
+    const what = `${objects}${r.finalizer ? ` <code>${md(r.finalizer, 200)}</code>` : ''}`;
+    return `🚫 Not forced: ${what} — ${md(r.reason, 400)}. By hand: <code>${md(r.remedy, 800)}</code>`;
+  });
+}
+
 /** The forcing part of a namespace, or '' when forcing never ran for it. */
 export function renderForce(t: TargetReport): string {
   if (!t.force || t.force.plan.mode === 'off') return '';
   const { plan, audit } = t.force;
+  const entries = entriesOf(audit);
   const lines = [forceIntro(plan.decision, plan.mode, plan.waitMs)];
-  for (const step of plan.steps) lines.push(...stepBlock(step, entryOf(step, audit)));
-  for (const r of plan.refusals) {
-    const what = `${md(r.object, 200)}${r.finalizer ? ` <code>${md(r.finalizer, 200)}</code>` : ''}`;
-    lines.push(`🚫 Not forced: ${what} — ${md(r.reason, 400)}. By hand: <code>${md(r.remedy, 800)}</code>`);
-  }
+  for (const group of groupSteps(plan.steps, entries))
+    lines.push(...stepBlock(group, entries.get(entryKey(group[0]!))));
+  lines.push(...refusalLines(plan.refusals));
   for (const n of plan.notes) lines.push(`<sub>${md(n, 400)}</sub>`);
   return lines.join('\n\n');
 }
@@ -107,8 +168,9 @@ export function resolvedByForce(t: TargetReport, f: Finding): boolean {
   const done = t.force.audit.filter((a) => DONE.has(a.result));
   if (done.some((a) => a.step === 'namespace-finalize')) return true;
   if (!f.targets?.length) return false;
+  const objects = new Set(done.map((a) => a.object));
   return f.targets.every((x) => {
-    if (x.kind === 'object-finalizers') return done.some((a) => a.object === objectLabel(x.resource, x.name));
+    if (x.kind === 'object-finalizers') return objects.has(objectLabel(x.resource, x.name));
     if (x.kind === 'namespace-metadata-finalizers') return done.some((a) => a.step === x.kind);
     if (x.kind === 'pod-on-lost-node')
       return done.some((a) => a.step === 'pod-delete' && a.object.endsWith(`/${x.name}`));

@@ -58,6 +58,12 @@ function whereLine(report: RunReport): string {
   return parts.join(' · ');
 }
 
+/** ` · 2,000 objects hold what blocks them`, when the causes of the stuck namespaces count their objects. */
+function objectCount(report: RunReport): string {
+  const n = causesOf(report).reduce((sum, c) => sum + (c.objects ?? 0), 0);
+  return n > 1 ? ` · ${n.toLocaleString('en-US')} objects block them` : '';
+}
+
 /** The headline: what happened to how many namespaces, on which cluster, and whether the check fails. */
 export function renderHeadline(report: RunReport): string {
   const fails = report.failures.length > 0;
@@ -70,7 +76,7 @@ export function renderHeadline(report: RunReport): string {
   // The run's own error is among the failures, unless fail-on is never.
   const error = report.error && !fails ? `**Error:** ${md(report.error, 600)}` : '';
   return [
-    `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${sweep}`,
+    `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${objectCount(report)}${sweep}`,
     whereLine(report),
     check,
     error,
@@ -86,11 +92,26 @@ export function nameWithOwner(t: TargetReport, selector: string | undefined): st
 }
 
 function whoLine(cause: Cause, selector: string | undefined, n: number): string {
-  if (cause.targets.length === 1) return `**${n}.** ${nameWithOwner(cause.targets[0]!, selector)}`;
+  const objects =
+    cause.objects !== undefined && cause.objects > 1
+      ? ` (${cause.objects.toLocaleString('en-US')} objects)`
+      : '';
+  if (cause.targets.length === 1) return `**${n}.** ${nameWithOwner(cause.targets[0]!, selector)}${objects}`;
   const names = cause.targets.map((t) => md(t.name, 80));
   const shown =
     names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ');
-  return `**${n}. Same cause in ${cause.targets.length} namespaces:** ${shown}`;
+  return `**${n}. Same cause in ${cause.targets.length} namespaces${objects}:** ${shown}`;
+}
+
+/** The marked last resort: collapsed, with what it risks, never the first thing to paste. */
+function lastResortBlock(cause: Cause): string {
+  const last = cause.lastResort;
+  if (!last) return '';
+  return [
+    `<details><summary>⚠️ Last resort, not the fix — ${md(last.risk, 300)}</summary>`,
+    fence(layoutScript(last.command).slice(0, 8000), 'sh'),
+    '</details>',
+  ].join('\n\n');
 }
 
 function causeBlock(cause: Cause, report: RunReport, n: number): string {
@@ -99,9 +120,11 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
   if (cause.command) parts.push(fence(layoutScript(cause.command).slice(0, 8000), 'sh'));
   else if (cause.lookups.length)
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
+  const resort = lastResortBlock(cause);
+  if (resort) parts.push(resort);
   const notes: string[] = [];
   if (v.remedy.note) notes.push(md(v.remedy.note, 700));
-  if (v.remedy.policy && cause.command)
+  if (v.remedy.policy && (cause.command || cause.lastResort))
     notes.push(`The action can do this itself when allowed: <code>${md(v.remedy.policy, 200)}</code>`);
   if (notes.length) parts.push(`<sub>${notes.join(' ')}</sub>`);
   return parts.join('\n\n');

@@ -58,6 +58,13 @@ function causeNumbers(report: RunReport): Map<string, number> {
   return out;
 }
 
+/** Namespace → the first namespace of its cause, for every other namespace a shared cause blocks. */
+function firstOfCause(report: RunReport): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of causesOf(report)) for (const t of c.targets.slice(1)) out.set(t.name, c.targets[0]!.name);
+  return out;
+}
+
 function ownerLine(t: TargetReport, selector: string | undefined): string {
   const cell = ownerCell(t, selector);
   return cell ? `Owner: ${cell}\n\n` : '';
@@ -156,8 +163,9 @@ export function renderSummary(
     );
   const detailed = report.targets.filter((t) => t.findings.length > 0);
   if (detailed.length) b.add('### Details');
+  const firstOf = firstOfCause(report);
   let left = 0;
-  for (const t of detailed) if (left > 0 || !b.add(renderDetails(t, context))) left++;
+  for (const t of detailed) if (left > 0 || !b.add(renderDetails(t, context, firstOf.get(t.name)))) left++;
   if (left) b.cut.push(`the details of ${left} namespace${left === 1 ? '' : 's'}`);
   if (opts.overflow)
     b.add(

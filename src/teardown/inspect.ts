@@ -1,6 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
-import { diagnose, takeSnapshot } from '../diagnosis/index.js';
-import type { Finding, Leftover, ScanChoice } from '../diagnosis/types.js';
+import { diagnose, sightOf, takeSnapshot } from '../diagnosis/index.js';
+import type { EarlierSight, Finding, Leftover, ScanChoice } from '../diagnosis/types.js';
 import type { AuditEntry } from '../force/audit.js';
 import { executePlan } from '../force/execute.js';
 import type { Plan } from '../force/plan.js';
@@ -50,12 +50,25 @@ export interface Inspection {
 async function diagnoseNow(
   deps: InspectDeps,
   ns: NamespaceState,
-): Promise<{ findings: Finding[]; leftovers: Leftover[]; scan: ScanChoice }> {
-  const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now() });
-  for (const e of snapshot.readErrors)
+  earlier: EarlierSight | undefined,
+): Promise<{ findings: Finding[]; leftovers: Leftover[]; scan: ScanChoice; sight: EarlierSight }> {
+  const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now(), earlier });
+  for (const e of snapshot.readErrors.slice(0, LOGGED_FINDINGS))
     deps.logger.warning(`${ns.name}: could not read ${e.what}: ${e.error}`);
-  return { findings: diagnose(snapshot), leftovers: snapshot.leftovers, scan: snapshot.scan };
+  if (snapshot.readErrors.length > LOGGED_FINDINGS)
+    deps.logger.warning(
+      `${ns.name}: … and ${snapshot.readErrors.length - LOGGED_FINDINGS} more read error(s), in the report`,
+    );
+  return {
+    findings: diagnose(snapshot),
+    leftovers: snapshot.leftovers,
+    scan: snapshot.scan,
+    sight: sightOf(snapshot),
+  };
 }
+
+/** Findings (and read errors) logged per diagnosis; the rest are in the summary and the report. */
+const LOGGED_FINDINGS = 10;
 
 /**
  * Runs alongside the wait for one namespace. `current()` gives the latest state the wait saw (undefined once
@@ -65,6 +78,8 @@ export class Inspector {
   readonly result: Inspection = { findings: [], audit: [], forcedWrites: false };
   /** The leftovers of the last diagnosis, for the force plan. */
   private leftovers: Leftover[] = [];
+  /** What the last diagnosis saw, so the next one can tell finalizers released since. */
+  private sight: EarlierSight | undefined;
 
   constructor(
     private readonly deps: InspectDeps,
@@ -76,10 +91,14 @@ export class Inspector {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const { findings, leftovers, scan } = await diagnoseNow(this.deps, ns);
+      const { findings, leftovers, scan, sight } = await diagnoseNow(this.deps, ns, this.sight);
       this.leftovers = leftovers;
+      this.sight = sight;
       logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s), ${scan.mode} scan`);
-      for (const f of findings) logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
+      for (const f of findings.slice(0, LOGGED_FINDINGS))
+        logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
+      if (findings.length > LOGGED_FINDINGS)
+        logger.info(`${ns.name}: … and ${findings.length - LOGGED_FINDINGS} more finding(s), in the summary`);
       this.result.findings = findings;
       this.result.diagnosedBecause = because;
       this.result.scan = scan;

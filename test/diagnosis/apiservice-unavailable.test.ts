@@ -52,7 +52,7 @@ const rows: RuleRow[] = [
     ],
   },
   {
-    name: 'MissingEndpoints: the service exists with no ready endpoints; fix it or delete the APIService',
+    name: 'MissingEndpoints: the service exists with no ready endpoints; fix it, deleting the APIService only a last resort',
     given: snapshot({
       apiServices: [
         metricsApiService({
@@ -82,11 +82,16 @@ const rows: RuleRow[] = [
         summary:
           'APIService v1beta1.metrics.k8s.io is unavailable (MissingEndpoints): its service kube-system/metrics-server has 0 ready endpoint address(es); discovery of metrics.k8s.io/v1beta1 fails, which blocks every namespace deletion',
         owner: { controller: 'service kube-system/metrics-server', present: false },
+        // Its Service is still there, so its provider may come back: look first, delete only as a marked last resort.
         remedy: expect.objectContaining({
           commands: [
             'kubectl get endpointslices -n kube-system -l kubernetes.io/service-name=metrics-server',
-            'kubectl delete apiservice v1beta1.metrics.k8s.io',
+            'kubectl get apiservice v1beta1.metrics.k8s.io -o yaml',
           ],
+          lastResort: expect.objectContaining({
+            commands: ['kubectl delete apiservice v1beta1.metrics.k8s.io'],
+            risk: expect.stringContaining('removes the metrics.k8s.io API') as unknown,
+          }) as unknown,
         }) as never,
         leaked: false,
       },

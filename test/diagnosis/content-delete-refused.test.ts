@@ -123,6 +123,69 @@ const rows: RuleRow[] = [
       },
     ],
   },
+  {
+    name: 'the call fails but its service has ready endpoints (TLS): look first; deleting the webhook is only a marked last resort',
+    given: snapshot({
+      namespace: failing(
+        'Failed to delete all resource types, 1 remaining: Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": failed to call webhook: Post "https://kyverno-svc.kyverno.svc:443/validate/fail?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority',
+      ),
+      webhooks: [{ ...kyverno, backing: { serviceExists: true, readyEndpoints: 2 } }],
+    }),
+    expect: [
+      {
+        summary:
+          "the namespace controller's deletes are refused by ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg webhook validate.kyverno.svc-fail (failurePolicy Fail): TLS fails (its caBundle or serving certificate is wrong), although its service has 2 ready endpoint address(es)",
+        owner: { controller: 'service kyverno/kyverno-svc', present: true },
+        remedy: expect.objectContaining({
+          commands: [
+            'kubectl get endpointslices -n kyverno -l kubernetes.io/service-name=kyverno-svc',
+            'kubectl get validatingwebhookconfiguration kyverno-resource-validating-webhook-cfg -o yaml',
+          ],
+          lastResort: expect.objectContaining({
+            commands: [
+              'kubectl delete validatingwebhookconfiguration kyverno-resource-validating-webhook-cfg',
+            ],
+            risk: expect.stringContaining('switches off everything the webhook enforces') as unknown,
+          }) as unknown,
+        }) as never,
+      },
+    ],
+  },
+  {
+    name: 'the webhook’s service could not be read (403): whether it is up is unknown, so no delete is offered first',
+    given: snapshot({
+      namespace: failing(`Failed to delete all resource types, 1 remaining: ${WEBHOOK_ERROR}`),
+      webhooks: [{ ...kyverno, backing: undefined }],
+    }),
+    expect: [
+      {
+        owner: { controller: 'service kyverno/kyverno-svc', present: 'unknown' },
+        remedy: expect.objectContaining({
+          commands: [
+            'kubectl get endpointslices -n kyverno -l kubernetes.io/service-name=kyverno-svc',
+            'kubectl get validatingwebhookconfiguration kyverno-resource-validating-webhook-cfg -o yaml',
+          ],
+        }) as never,
+        evidence: expect.arrayContaining([
+          {
+            object: 'service/kyverno/kyverno-svc',
+            field: 'backing',
+            value: 'not read: whether it is up is unknown',
+          },
+        ]) as never,
+      },
+    ],
+  },
+  {
+    name: 'a webhook that answered with a denial is not an outage here: admission-denied reports it',
+    given: snapshot({
+      namespace: failing(
+        'Failed to delete all resource types, 1 remaining: admission webhook "validation.gatekeeper.sh" denied the request: [keep] protected',
+      ),
+      webhooks: [webhook({ name: 'validation.gatekeeper.sh' })],
+    }),
+    expect: [],
+  },
 ];
 
 describe('content-delete-refused', () => {

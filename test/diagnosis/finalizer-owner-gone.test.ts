@@ -51,12 +51,16 @@ const rows: Row[] = [
       owner: {
         controller: 'Deployment kiali-operator/kiali-operator (1 ready)',
         present: true,
-        detail: undefined,
       },
       confidence: 0.9,
       leaked: false,
+      // A running controller: look at it first; the removal is only a marked last resort, never the first command.
       remedy: expect.objectContaining({
-        commands: ['kubectl logs -n kiali-operator deployment/kiali-operator --tail=100', PATCH_KIALI],
+        commands: ['kubectl logs -n kiali-operator deployment/kiali-operator --tail=100'],
+        lastResort: expect.objectContaining({
+          commands: [PATCH_KIALI],
+          risk: expect.stringContaining('is running') as unknown as string,
+        }) as unknown,
       }) as never,
     },
   },
@@ -106,7 +110,8 @@ const rows: Row[] = [
       summary:
         'kiali.io/finalizer on kialis.kiali.io/kiali: its controller Deployment kiali-operator/kiali-operator (0 ready) is installed but not running',
       remedy: expect.objectContaining({
-        commands: ['kubectl describe deployment kiali-operator -n kiali-operator', PATCH_KIALI],
+        commands: ['kubectl describe deployment kiali-operator -n kiali-operator'],
+        lastResort: expect.objectContaining({ commands: [PATCH_KIALI] }) as unknown,
       }) as never,
     },
   },
@@ -150,7 +155,6 @@ const rows: Row[] = [
       owner: {
         controller: 'StatefulSet argocd/argocd-application-controller (1 ready)',
         present: true,
-        detail: undefined,
       },
     },
   },

@@ -135,7 +135,14 @@ export function metricsApiService(over: Partial<ApiServiceState> = {}): ApiServi
 
 /** A running workload. */
 export function workload(over: Partial<WorkloadState> & { name: string; namespace: string }): WorkloadState {
-  return { kind: 'Deployment', readyReplicas: 1, deleting: false, hints: [], ...over };
+  return {
+    kind: 'Deployment',
+    readyReplicas: 1,
+    deleting: false,
+    hints: [],
+    serviceAccount: 'default',
+    ...over,
+  };
 }
 
 /** A pod in the namespace. */
@@ -175,6 +182,9 @@ export function snapshot(over: Partial<Snapshot> = {}): Snapshot {
     nodes: [],
     workloads: [],
     crds: [],
+    rbac: { roles: [], bindings: [] },
+    leases: [],
+    conversions: [],
     readErrors: [],
     cost: { requests: 0, bytes: 0 },
     ...over,

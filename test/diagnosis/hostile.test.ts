@@ -23,13 +23,19 @@ const EVIL_MESSAGE = `Some resources are remaining: kialis.kiali.io has 1 resour
 const EVIL_NS = `ns'$(touch ${marker})`;
 
 /**
- * Runs a command with `kubectl` and `jq` replaced by functions that record their argv, one file per call
+ * Runs a command with `kubectl`, `jq` and `xargs` replaced by functions that record their argv, one file per call
  * (pipeline stages run concurrently), and returns the recorded argvs.
  */
 function runRecorded(command: string): string[][] {
   const calls = mkdtempSync(join(dir, 'calls-'));
   const record = `f=$(mktemp ${shellQuote(calls)}/call-XXXXXX); printf '%s\\0' "$@" > "$f"`;
-  execFileSync('sh', ['-c', `kubectl() { ${record}; }; jq() { ${record}; }; ${command}`], { stdio: 'pipe' });
+  execFileSync(
+    'sh',
+    ['-c', `kubectl() { ${record}; }; jq() { ${record}; }; xargs() { ${record}; }; ${command}`],
+    {
+      stdio: 'pipe',
+    },
+  );
   return readdirSync(calls).map((f) => readFileSync(join(calls, f), 'utf8').split('\0').slice(0, -1));
 }
 
@@ -64,12 +70,31 @@ describe('hostile text', () => {
   });
 
   it('cannot inject through any remedy command, and each command passes the names intact', () => {
-    const commands = findings.flatMap((f) => f.remedy.commands);
-    expect(commands.length).toBeGreaterThanOrEqual(4);
+    const commands = findings.flatMap((f) => [
+      ...f.remedy.commands,
+      ...(f.remedy.bulk ?? []),
+      ...(f.remedy.lastResort?.commands ?? []),
+      ...(f.remedy.lastResort?.bulk ?? []),
+    ]);
+    expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) runRecorded(command);
     expect(existsSync(marker)).toBe(false);
 
-    const patch = findings.find((f) => f.id === 'object-finalizers')?.remedy.commands[0] ?? '';
+    const bulk = findings.find((f) => f.id === 'finalizer-owner-gone')?.remedy.bulk?.[0] ?? '';
+    expect(runRecorded(bulk)).toContainEqual([
+      '-r',
+      'kubectl',
+      'patch',
+      '-n',
+      EVIL_NS,
+      '--type=json',
+      '-p',
+      JSON.stringify([
+        { op: 'test', path: '/metadata/finalizers/0', value: EVIL_FINALIZER },
+        { op: 'remove', path: '/metadata/finalizers/0' },
+      ]),
+    ]);
+    const patch = findings.find((f) => f.id === 'object-finalizers')?.remedy.lastResort?.commands[0] ?? '';
     const [argv] = runRecorded(patch);
     expect(argv?.slice(0, 5)).toEqual(['patch', 'kialis.kiali.io', EVIL_NAME, '-n', EVIL_NS]);
     expect(JSON.parse(argv?.[7] ?? '')).toEqual([

@@ -32,7 +32,7 @@ const overdue = pod({
 
 const rows: RuleRow[] = [
   {
-    name: 'pod on a NotReady node: the kubelet cannot confirm, force delete with the risk stated',
+    name: 'pod on a NotReady node: the kubelet cannot confirm; force delete only as a last resort, the partition risk stated',
     given: podsNamed({ pods: [overdue], nodes: [node('node-a', 'Unknown', true, ago(900))] }),
     expect: [
       {
@@ -47,7 +47,11 @@ const rows: RuleRow[] = [
           { object: 'node/node-a', field: 'Ready', value: 'Unknown' },
         ],
         remedy: {
-          commands: ['kubectl delete pod web-0 -n preview-42 --force --grace-period=0'],
+          commands: ['kubectl describe pod web-0 -n preview-42'],
+          lastResort: {
+            commands: ['kubectl delete pod web-0 -n preview-42 --force --grace-period=0'],
+            risk: expect.stringContaining('only be partitioned') as unknown as string,
+          },
           note: expect.stringContaining('StatefulSet') as unknown as string,
         },
         leaked: false,

@@ -177,7 +177,7 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
     expect(without.kube.rawPaths().some((p) => p.includes('webhook'))).toBe(false);
   });
 
-  it('reads the CRD and all workloads only when a custom finalizer must be matched to its controller', async () => {
+  it('reads the CRD, all workloads, roles and Leases only when a custom finalizer must be matched to its controller', async () => {
     const crd = {
       metadata: {
         name: 'kialis.kiali.io',
@@ -208,6 +208,11 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
       '/apis/apps/v1/daemonsets',
       '/apis/apps/v1/deployments',
       '/apis/apps/v1/statefulsets',
+      '/apis/coordination.k8s.io/v1/leases',
+      '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+      '/apis/rbac.authorization.k8s.io/v1/clusterroles',
+      '/apis/rbac.authorization.k8s.io/v1/rolebindings',
+      '/apis/rbac.authorization.k8s.io/v1/roles',
     ]);
     expect(s.crds).toEqual([
       {
@@ -226,6 +231,7 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
         readyReplicas: 1,
         deleting: false,
         hints: ['quay.io/kiali/kiali-operator:v1.89', '--zap-log-level=info', 'app=kiali-operator'],
+        serviceAccount: 'default',
       },
     ]);
   });

@@ -54,6 +54,8 @@ function kialiCase(
 ): { kube: RecordingKube; plan: Plan } {
   const ns = terminating();
   const kube = new RecordingKube().addNamespace(ns).addObject(KIALIS, meta('kiali', 'uid-kiali', fresh));
+  // A list that changed since the scan comes with a newer resourceVersion.
+  if (fresh.join() !== finalizers.join()) kube.touch(KIALI_PATH);
   return { kube, plan: planFor(ns, [kialiFinding(finalizers)], { finalizerPatterns: patterns }) };
 }
 
@@ -64,14 +66,10 @@ async function run(kube: RecordingKube, plan: Plan, dryRun = false, expectedUid 
 }
 
 describe('executePlan', () => {
-  test('removes an allowed CR finalizer: re-read, then PATCH guarded by uid and resourceVersion', async () => {
+  test('removes an allowed CR finalizer: one PATCH guarded by the uid and resourceVersion the scan listed, no re-read', async () => {
     const { kube, plan } = kialiCase(['kiali.io/finalizer'], ['kiali.io/*']);
     const { audit } = await run(kube, plan);
-    expect(kube.calls).toEqual([
-      GET_NS,
-      GET_KIALI,
-      'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
-    ]);
+    expect(kube.calls).toEqual([GET_NS, 'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []']);
     expect(audit).toEqual<AuditEntry[]>([
       { at: AT, namespace: 'preview-42', step: 'object-finalizers', ...KIALI_REMOVED },
     ]);
@@ -84,9 +82,7 @@ describe('executePlan', () => {
     const { audit } = await run(kube, plan);
     expect(kube.calls).toEqual([
       GET_NS,
-      GET_KIALI,
       'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
-      GET_NS,
       GET_KIALI,
       'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=101 []',
     ]);
@@ -120,8 +116,10 @@ describe('executePlan', () => {
       ['a.io/x', 'kiali.io/finalizer', 'c.io/z', 'b.io/y'],
     );
     const { audit } = await run(kube, plan);
+    // The listed list is stale (409): read again, and remove only the planned entry from what is there now.
     expect(kube.writes).toEqual([
-      'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 [a.io/x,c.io/z,b.io/y]',
+      'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 [a.io/x,b.io/y]',
+      'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=101 [a.io/x,c.io/z,b.io/y]',
     ]);
     expect(audit[0]).toMatchObject({
       before: ['a.io/x', 'kiali.io/finalizer', 'c.io/z', 'b.io/y'],
@@ -136,7 +134,10 @@ describe('executePlan', () => {
       ['a.io/x', 'kiali.io/finalizer', 'c.io/late'],
     );
     await run(kube, plan);
-    expect(kube.writes).toEqual(['PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 [c.io/late]']);
+    expect(kube.writes).toEqual([
+      'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
+      'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=101 [c.io/late]',
+    ]);
   });
 
   test('runs the three steps in order: object, namespace metadata, then /finalize', async () => {
@@ -144,7 +145,6 @@ describe('executePlan', () => {
     const { results, logger } = await run(kube, plan);
     expect(kube.calls).toEqual([
       GET_NS,
-      GET_KIALI,
       'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
       GET_NS,
       'PATCH namespaces /preview-42 uid=uid-ns rv=10 []',
@@ -166,7 +166,7 @@ describe('executePlan', () => {
     const { kube, plan } = fullCase(['kiali.io/finalizer', 'other.io/keep']);
     const { audit, logger } = await run(kube, plan, true);
     expect(kube.writes).toEqual([]);
-    expect(kube.calls).toEqual([GET_NS, GET_KIALI, GET_NS, GET_NS]);
+    expect(kube.calls).toEqual([GET_NS, GET_NS, GET_NS]);
     expect(audit.map((e) => [e.object, e.result, e.before, e.after, e.writes])).toEqual([
       ['kialis.kiali.io/kiali', 'dry-run', ['kiali.io/finalizer', 'other.io/keep'], ['other.io/keep'], 0],
       ['namespace/preview-42', 'dry-run', [KUBESPHERE], [], 0],
@@ -210,7 +210,6 @@ describe('executePlan', () => {
     const { results } = await run(kube, plan);
     expect(kube.calls).toEqual([
       GET_NS,
-      GET_KIALI,
       'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
       GET_NS,
     ]);
@@ -229,11 +228,20 @@ describe('executePlan', () => {
   });
 
   test('an object not being deleted yet is left alone, and a skipped step does not hold /finalize back', async () => {
-    const { kube, plan } = fullCase();
-    kube.addObject(
-      KIALIS,
-      meta('kiali', 'uid-kiali', ['kiali.io/finalizer'], { deletionTimestamp: undefined }),
-    );
+    const ns = terminating({ metadataFinalizers: [KUBESPHERE], conditions: [DISCOVERY_FAILED] });
+    const kube = new RecordingKube()
+      .addNamespace(ns)
+      .addObject(
+        KIALIS,
+        meta('kiali', 'uid-kiali', ['kiali.io/finalizer'], { deletionTimestamp: undefined }),
+      );
+    // As the scan listed it: not marked for deletion (a deletionTimestamp, once set, never goes away).
+    const kiali = kialiFinding();
+    const listed = { ...kiali, targets: kiali.targets!.map((t) => ({ ...t, deleting: false })) };
+    const plan = planFor(ns, [listed, kubesphereFinding(), deadApiServiceFinding()], {
+      finalizerPatterns: ['kiali.io/*', 'finalizers.kubesphere.io/*'],
+      finalizeNamespace: true,
+    });
     const { results } = await run(kube, plan);
     expect(kube.writes).toEqual([
       'PATCH namespaces /preview-42 uid=uid-ns rv=10 []',
@@ -247,11 +255,25 @@ describe('executePlan', () => {
     expect(kube.namespaces.has('preview-42')).toBe(false);
   });
 
-  test('an object recreated under the same name is left alone', async () => {
+  test('an object recreated under the same name is left alone: the PATCH carries the old UID and is refused', async () => {
     const { kube, plan } = kialiCase(['kiali.io/finalizer'], ['kiali.io/*']);
     kube.addObject(KIALIS, meta('kiali', 'uid-other', ['kiali.io/finalizer']));
     const { results } = await run(kube, plan);
-    expect(kube.writes).toEqual([]);
+    expect(kube.writes).toEqual(['PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []']);
+    expect(kube.objects.get(KIALI_PATH)?.meta.finalizers).toEqual(['kiali.io/finalizer']);
+    expect(results).toEqual(['kialis.kiali.io/kiali metadata.finalizers: skipped: object recreated']);
+  });
+
+  test('a 422 on metadata.uid (how kube-apiserver refuses a merge patch for another object) is recreated too', async () => {
+    const { kube, plan } = kialiCase(['kiali.io/finalizer'], ['kiali.io/*']);
+    kube.before('patchFinalizers', () => {
+      throw new KubeError(
+        'Kiali.kiali.io "kiali" is invalid: metadata.uid: Invalid value: "uid-kiali": field is immutable',
+        422,
+        'Invalid',
+      );
+    });
+    const { results } = await run(kube, plan);
     expect(results).toEqual(['kialis.kiali.io/kiali metadata.finalizers: skipped: object recreated']);
   });
 
@@ -261,7 +283,7 @@ describe('executePlan', () => {
     expect((await run(before.kube, before.plan)).results).toEqual([
       'kialis.kiali.io/kiali metadata.finalizers: gone',
     ]);
-    expect(before.kube.writes).toEqual([]);
+    expect(before.kube.writes).toEqual(['PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []']);
 
     const between = kialiCase(['kiali.io/finalizer'], ['kiali.io/*']);
     between.kube.before('patchFinalizers', () => between.kube.objects.clear());
@@ -276,7 +298,6 @@ describe('executePlan', () => {
     const { results } = await run(kube, plan);
     expect(kube.calls).toEqual([
       GET_NS,
-      GET_KIALI,
       'PATCH kialis.kiali.io preview-42/kiali uid=uid-kiali rv=7 []',
       GET_NS,
     ]);
@@ -318,5 +339,40 @@ describe('executePlan', () => {
     const { results } = await run(kube, plan);
     expect(kube.calls).toEqual([GET_NS, 'PUT namespace preview-42/finalize uid=uid-ns rv=10 []', GET_NS]);
     expect(results).toEqual(['namespace/preview-42 spec.finalizers: skipped: nothing left to remove']);
+  });
+
+  describe('2,000 objects with one leaked finalizer', () => {
+    const N = 2000;
+    function many(): { kube: RecordingKube; plan: Plan } {
+      const ns = terminating();
+      const kube = new RecordingKube().addNamespace(ns);
+      const kiali = kialiFinding();
+      const targets = Array.from({ length: N }, (_, i) => {
+        kube.addObject(KIALIS, meta(`k${i}`, `uid-k${i}`, ['kiali.io/finalizer']));
+        return { ...kiali.targets![0]!, name: `k${i}`, uid: `uid-k${i}` };
+      });
+      const plan = planFor(ns, [{ ...kiali, targets }], { finalizerPatterns: ['kiali.io/*'] });
+      return { kube, plan };
+    }
+
+    test('one read of the namespace and one guarded PATCH each; the log stays a few lines', async () => {
+      const { kube, plan } = many();
+      const { audit, logger } = await run(kube, plan);
+      expect(kube.calls.filter((c) => c === GET_NS)).toHaveLength(1);
+      expect(kube.calls).toHaveLength(N + 1);
+      expect(audit.filter((e) => e.result === 'removed')).toHaveLength(N);
+      expect(kube.objects.size).toBe(0);
+      expect(logger.lines.length).toBeLessThanOrEqual(6);
+      expect(logger.lines).toContain(
+        'preview-42: … and 1997 more kialis.kiali.io metadata.finalizers: removed',
+      );
+    });
+
+    test('dry-run: one read, no write', async () => {
+      const { kube, plan } = many();
+      const { audit } = await run(kube, plan, true);
+      expect(kube.calls).toEqual([GET_NS]);
+      expect(audit.every((e) => e.result === 'dry-run')).toBe(true);
+    });
   });
 });

@@ -38,6 +38,7 @@ function finding(id: string, summary: string, targets: ForceTarget[], over: Part
   return {
     id,
     severity: 'error',
+    cause: id,
     summary,
     evidence: [],
     remedy: { commands: [] },
@@ -62,6 +63,8 @@ export function kialiFinding(finalizers = ['kiali.io/finalizer']): Finding {
     resource: KIALIS,
     name: 'kiali',
     uid: 'uid-kiali',
+    resourceVersion: '7',
+    deleting: true,
     finalizers,
     waiting: [],
   };
@@ -116,6 +119,8 @@ export function pvcFinding(): Finding {
     resource: PVCS,
     name: 'data',
     uid: 'uid-pvc',
+    resourceVersion: '7',
+    deleting: true,
     finalizers: ['kubernetes.io/pvc-protection'],
     waiting: ['kubernetes.io/pvc-protection'],
   };

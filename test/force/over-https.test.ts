@@ -209,6 +209,7 @@ describe('forcing over real HTTPS', () => {
     const finding = {
       id: 'object-finalizers',
       severity: 'warning' as const,
+      cause: 'object-finalizers:kialis.kiali.io|kiali.io/finalizer|',
       summary: 'kiali holds kiali.io/finalizer',
       evidence: [],
       remedy: { commands: [] },
@@ -219,6 +220,8 @@ describe('forcing over real HTTPS', () => {
           resource: { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis', kind: 'Kiali' },
           name: 'kiali',
           uid: cluster.get(GVR.kialis, s.namespace, 'kiali').metadata.uid,
+          resourceVersion: cluster.get(GVR.kialis, s.namespace, 'kiali').metadata.resourceVersion,
+          deleting: true,
           finalizers: ['kiali.io/finalizer'],
           waiting: [],
         },

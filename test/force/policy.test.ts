@@ -357,6 +357,8 @@ const rows: Row[] = [
               resource: { group: '', version: 'v1', resource: 'services', kind: 'Service' },
               name: 'web',
               uid: 'uid-svc',
+              resourceVersion: '7',
+              deleting: true,
               finalizers: ['service.kubernetes.io/load-balancer-cleanup'],
               waiting: [],
             },

@@ -63,6 +63,7 @@ function hostileFinding(text: string, i: number): Finding {
   return {
     id: 'object-finalizers',
     severity: i % 2 ? 'error' : 'warning',
+    cause: `hostile:${i}`,
     summary: `kialis.kiali.io/${text} holds ${text}`,
     evidence: [{ object: text, field: 'metadata.finalizers', value: text }],
     owner: { controller: text, present: false },

@@ -66,6 +66,8 @@ const kialiTarget = {
   resource: { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis', kind: 'Kiali' },
   name: 'kiali',
   uid: 'u',
+  resourceVersion: '7',
+  deleting: true,
   finalizers: ['kiali.io/finalizer'],
   waiting: [],
 };
@@ -75,6 +77,7 @@ function leaked(ns: string, uid = `uid-${ns}`): Finding[] {
     {
       id: 'finalizer-owner-gone',
       severity: 'error',
+      cause: 'finalizer:kiali.io/finalizer|kialis.kiali.io|absent',
       summary:
         'kiali.io/finalizer on kialis.kiali.io/kiali: no controller for it runs in the cluster (leaked: its owner is gone)',
       evidence: [
@@ -87,6 +90,7 @@ function leaked(ns: string, uid = `uid-${ns}`): Finding[] {
     {
       id: 'object-finalizers',
       severity: 'warning',
+      cause: 'object-finalizers:kialis.kiali.io|kiali.io/finalizer|',
       summary: `kialis.kiali.io/kiali holds finalizer(s) kiali.io/finalizer (deleting for ${ns.length}s)`,
       evidence: [],
       remedy: { commands: [patch(ns, uid)] },
@@ -96,6 +100,7 @@ function leaked(ns: string, uid = `uid-${ns}`): Finding[] {
     {
       id: 'controller-conditions',
       severity: 'warning',
+      cause: 'controller-conditions:remaining: 1 kialis.kiali.io',
       summary: `Namespace controller on ${ns}: remaining: 1 kialis.kiali.io`,
       evidence: [],
       remedy: { commands: [`kubectl get namespace ${ns} -o yaml`] },
@@ -203,7 +208,13 @@ describe('annotation budget', () => {
 
   test('more stuck namespaces than slots: errors stay under the limit with one left for the failure line', () => {
     const targets = Array.from({ length: 30 }, (_, i) =>
-      stuckOn(`ns-${i}`, [{ ...leaked(`ns-${i}`)[0]!, summary: `finalizer f${i}.example.com/x leaked` }]),
+      stuckOn(`ns-${i}`, [
+        {
+          ...leaked(`ns-${i}`)[0]!,
+          cause: `finalizer:f${i}.example.com/x|kialis.kiali.io|absent`,
+          summary: `finalizer f${i}.example.com/x leaked`,
+        },
+      ]),
     );
     const r = report(targets);
     const { emit, overflow } = planAnnotations(r);
@@ -219,6 +230,7 @@ describe('annotation budget', () => {
     const hook: Finding = {
       id: 'content-delete-refused',
       severity: 'error',
+      cause: 'webhook-call-failed:deny-delete',
       summary: 'deletes refused by ValidatingWebhookConfiguration deny-delete',
       evidence: [],
       remedy: {
@@ -303,6 +315,9 @@ function forced(mode: 'on' | 'dry-run', results: AuditEntry['result'][]): Target
       namespace: 'pr-1',
       name: 'kiali',
       uid: 'u',
+      resourceVersion: '7',
+      deleting: true,
+      listed: ['kiali.io/finalizer', 'other.io/keep'],
     },
     {
       kind: 'namespace-finalize',
@@ -346,6 +361,7 @@ function forced(mode: 'on' | 'dry-run', results: AuditEntry['result'][]): Target
   const api: Finding = {
     id: 'apiservice-unavailable',
     severity: 'error',
+    cause: 'apiservice:v1beta1.metrics.k8s.io',
     summary: 'APIService v1beta1.metrics.k8s.io is unavailable (ServiceNotFound)',
     evidence: [],
     remedy: { commands: ['kubectl delete apiservice v1beta1.metrics.k8s.io'] },

@@ -40,23 +40,35 @@ function known(s: Snapshot, a: ApiServiceState, failing: Map<string, string>): F
   const reason = a.available?.reason ?? a.available?.status ?? 'no Available condition';
   const svc = a.service && `${a.service.namespace}/${a.service.name}`;
   const gone = a.backing?.serviceExists === false || a.available?.reason === 'ServiceNotFound';
-  // A local APIService is served by kube-apiserver itself: deleting it would not help, so only inspect it.
-  const commands = a.service
-    ? [shellCommand('kubectl', 'delete', 'apiservice', a.name)]
-    : [shellCommand('kubectl', 'get', 'apiservice', a.name, '-o', 'yaml')];
-  if (a.service && !gone) commands.unshift(endpointSlicesCommand(a.service.namespace, a.service.name));
+  const del = shellCommand('kubectl', 'delete', 'apiservice', a.name);
+  const inspect = [shellCommand('kubectl', 'get', 'apiservice', a.name, '-o', 'yaml')];
+  if (a.service) inspect.unshift(endpointSlicesCommand(a.service.namespace, a.service.name));
+  // Deleting is the fix only when this run saw its provider gone; a local APIService is kube-apiserver's own, and a
+  // provider whose Service is still there may come back: deleting its APIService would drop the API group for good.
+  const remedy: Finding['remedy'] = gone
+    ? { commands: [del] }
+    : a.service
+      ? {
+          commands: inspect,
+          lastResort: {
+            commands: [del],
+            risk: `its Service ${svc ?? ''} still exists, so its provider may come back: deleting the APIService removes the ${a.group} API from the cluster (everything that uses it, e.g. autoscaling on metrics, stops) until it is reinstalled`,
+          },
+        }
+      : { commands: inspect.slice(-1) };
   const fix = gone
     ? 'Its backing service is gone: the provider was uninstalled, so delete the APIService.'
-    : 'Fix the backing service, or delete the APIService if its provider was removed.';
+    : 'Fix the backing service (its pods, endpoints or port); delete the APIService only if its provider was removed.';
   const present = gone ? false : a.backing ? a.backing.readyEndpoints > 0 : 'unknown';
   return {
     id: ID,
     severity: 'error',
+    cause: `apiservice:${a.name}`,
     summary: `APIService ${a.name} is unavailable (${reason})${backingPhrase(a)}; discovery of ${gv} fails, which blocks every namespace deletion`,
     evidence: apiServiceEvidence(s, a, failing.get(gv)),
     owner: svc ? { controller: `service ${svc}`, present } : undefined,
     remedy: {
-      commands,
+      ...remedy,
       policy: FORCE_FINALIZE_NAMESPACE_POLICY,
       note: `${fix} ${BLOCKS_ALL} Forcing /finalize leaves any ${a.group} objects of this namespace behind.`,
     },
@@ -107,6 +119,7 @@ function unknownService(s: Snapshot, gv: string, error: string): Finding {
   return {
     id: ID,
     severity: 'error',
+    cause: `discovery-failed:${gv}`,
     summary: `discovery of ${gv} fails, which blocks every namespace deletion; APIService ${name} ${unread ? 'could not be read' : 'was not found'}`,
     evidence: [
       { object: `namespace/${s.namespace.name}`, field: `discovery of ${gv}`, value: error },

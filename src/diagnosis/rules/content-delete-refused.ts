@@ -1,38 +1,57 @@
+import { parseConversionError } from '../conversion-reads.js';
+import { hasDenial, parseDenials } from '../denials.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, ParsedConditions, Snapshot, WebhookState } from '../types.js';
+import type { Evidence, Finding, ParsedConditions, Remedy, Snapshot, WebhookState } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'content-delete-refused';
 
-const WEBHOOK_NAME = /(?:failed calling webhook|admission webhook) "([^"]+)"/g;
+// A call that did not get an answer (kube-apiserver's ErrCallingWebhook); a webhook that answered and denied is
+// admission-denied's.
+const CALL_FAILED = /failed calling webhook "([^"]+)"/g;
 const RBAC = /User "([^"]*)" cannot (\S+) resource "([^"]*)"(?: in API group "([^"]*)")?/;
 /** A down webhook no error names may or may not be what refuses deletes: a guess, below the /finalize threshold. */
 const SUSPECT = 0.5;
 const FORCE_NOTE = 'Forcing /finalize instead leaves whatever could not be deleted orphaned in etcd.';
 
 /**
- * NamespaceDeletionContentFailure explained: which admission webhook (failurePolicy Fail, service down) or which
- * RBAC denial refused the controller's deletes; down webhooks that intercept DELETE are named as suspects.
+ * NamespaceDeletionContentFailure explained: which admission webhook could not be called (failurePolicy Fail) or
+ * which RBAC denial refused the controller's deletes; down webhooks that intercept DELETE are named as suspects.
+ * Deliberate denials and conversion failures have rules of their own.
  */
 export function contentDeleteRefused(s: Snapshot, parsed: ParsedConditions): Finding[] {
   const failure = parsed.contentFailure;
   if (!failure) return [];
   const named = new Set<string>();
-  const findings = failure.errors.map((error) => {
-    const hooks = [...error.matchAll(WEBHOOK_NAME)].map((m) => m[1] ?? '');
+  const findings = failure.errors.flatMap((error) => {
+    // A webhook that answered with a denial is up: never a suspect for being down.
+    for (const d of parseDenials(error)) if (d.webhook) named.add(d.webhook);
+    if (hasDenial(error) || parseConversionError(error)) return [];
+    const hooks = [...error.matchAll(CALL_FAILED)].map((m) => m[1] ?? '');
     hooks.forEach((h) => named.add(h));
     const rbac = RBAC.exec(error);
-    if (hooks.length > 0) return webhookFinding(s, error, hooks);
-    if (rbac) return rbacFinding(s, error, rbac);
-    return generic(s, error);
+    if (hooks.length > 0) return [webhookFinding(s, error, hooks)];
+    if (rbac) return [rbacFinding(s, error, rbac)];
+    return [generic(s, error)];
   });
   const suspects = s.webhooks.filter((w) => !named.has(w.name) && w.failurePolicy === 'Fail' && isDown(w));
   return [...findings, ...suspects.map(suspectFinding)];
 }
 
+/** Down by evidence read in this run: its Service is missing or has no ready endpoint. */
 const isDown = (w: WebhookState): boolean =>
   w.backing !== undefined && (!w.backing.serviceExists || w.backing.readyEndpoints === 0);
+
+/** What the call failure says, in words: why the API server could not get an answer. */
+function callFailure(error: string): string {
+  if (/service "[^"]*" not found/.test(error)) return 'its service does not exist';
+  if (/no endpoints available/.test(error)) return 'its service has no endpoints';
+  if (/connection refused/.test(error)) return 'nothing listens behind its service (connection refused)';
+  if (/x509|certificate/i.test(error)) return 'TLS fails (its caBundle or serving certificate is wrong)';
+  if (/deadline exceeded|timeout|timed out/i.test(error)) return 'it does not answer in time';
+  return 'the call fails';
+}
 
 function conditionEvidence(s: Snapshot, error: string): Evidence {
   return {
@@ -55,19 +74,49 @@ function hookEvidence(w: WebhookState): Evidence[] {
       ? `${w.backing.readyEndpoints} ready endpoint address(es)`
       : 'service does not exist';
     evidence.push({ object: `service/${svc}`, field: 'backing', value: state });
-  }
+  } else
+    evidence.push({
+      object: `service/${svc}`,
+      field: 'backing',
+      value: 'not read: whether it is up is unknown',
+    });
   return evidence;
 }
 
-function hookRemedy(hooks: WebhookState[]): Finding['remedy'] {
-  const commands = hooks.flatMap((w) => [
-    ...(w.service ? [endpointSlicesCommand(w.service.namespace, w.service.name)] : []),
-    shellCommand('kubectl', 'delete', w.kind.toLowerCase(), w.configuration),
-  ]);
+/**
+ * Restore the service; deleting the configuration is the fix only when this run read that the service is gone or
+ * has no ready endpoint. Otherwise (its pods may be up, or nothing could be read) it is a marked last resort.
+ */
+function hookRemedy(hooks: WebhookState[]): Remedy {
+  const deletes = [
+    ...new Set(hooks.map((w) => shellCommand('kubectl', 'delete', w.kind.toLowerCase(), w.configuration))),
+  ];
+  const look = [
+    ...new Set(
+      hooks.flatMap((w) => (w.service ? [endpointSlicesCommand(w.service.namespace, w.service.name)] : [])),
+    ),
+  ];
+  const policy = FORCE_FINALIZE_NAMESPACE_POLICY;
+  if (hooks.length > 0 && hooks.every(isDown)) {
+    return {
+      commands: [...look, ...deletes],
+      policy,
+      note: `Its service is down (read in this run). Restore it, or delete the configuration (or set failurePolicy: Ignore) and reinstall it later: while it fails it refuses DELETE cluster-wide. ${FORCE_NOTE}`,
+    };
+  }
+  const configs = [
+    ...new Set(
+      hooks.map((w) => shellCommand('kubectl', 'get', w.kind.toLowerCase(), w.configuration, '-o', 'yaml')),
+    ),
+  ];
   return {
-    commands: [...new Set(commands)],
-    policy: FORCE_FINALIZE_NAMESPACE_POLICY,
-    note: `Restore the webhook's service, or delete the configuration (or set failurePolicy: Ignore) and reinstall it later: while it fails it refuses DELETE cluster-wide. ${FORCE_NOTE}`,
+    commands: [...look, ...configs],
+    lastResort: {
+      commands: deletes,
+      risk: 'this run did not see its service down: deleting the configuration switches off everything the webhook enforces, for every request in the cluster, until it is reinstalled',
+    },
+    policy,
+    note: `Fix the call (its service, endpoints, caBundle or timeout) rather than the webhook. ${FORCE_NOTE}`,
   };
 }
 
@@ -76,17 +125,22 @@ function webhookFinding(s: Snapshot, error: string, names: string[]): Finding {
   const described = names.map((n) => {
     const w = hooks.find((h) => h.name === n);
     if (!w) return `webhook ${n}`;
-    const down = isDown(w) ? ` whose service ${w.service?.namespace}/${w.service?.name} is down` : '';
-    return `${w.kind} ${w.configuration} webhook ${n} (failurePolicy ${w.failurePolicy})${down}`;
+    const state = isDown(w)
+      ? ` whose service ${w.service?.namespace}/${w.service?.name} is down`
+      : w.backing
+        ? `: ${callFailure(error)}, although its service has ${w.backing.readyEndpoints} ready endpoint address(es)`
+        : `: ${callFailure(error)}`;
+    return `${w.kind} ${w.configuration} webhook ${n} (failurePolicy ${w.failurePolicy})${state}`;
   });
   return {
     id: ID,
     severity: 'error',
+    cause: `webhook-call-failed:${[...names].sort().join(',')}`,
     summary: `the namespace controller's deletes are refused by ${described.join(', ')}`,
     evidence: [conditionEvidence(s, error), ...hooks.flatMap(hookEvidence)],
     owner: hooks[0]?.service && {
       controller: `service ${hooks[0].service.namespace}/${hooks[0].service.name}`,
-      present: !isDown(hooks[0]),
+      present: hooks[0].backing ? !isDown(hooks[0]) : 'unknown',
     },
     remedy:
       hooks.length > 0
@@ -105,6 +159,7 @@ function rbacFinding(s: Snapshot, error: string, m: RegExpExecArray): Finding {
   return {
     id: ID,
     severity: 'error',
+    cause: `rbac-denied:${user}|${verb}|${what}`,
     summary: `RBAC denies ${user} to ${verb} ${what} in namespace ${s.namespace.name}`,
     evidence: [conditionEvidence(s, error)],
     remedy: {
@@ -123,6 +178,7 @@ function generic(s: Snapshot, error: string): Finding {
   return {
     id: ID,
     severity: 'error',
+    cause: `content-failure:${error.split(s.namespace.name).join('\u0001')}`,
     summary: `the namespace controller failed to delete content: ${error}`,
     evidence: [conditionEvidence(s, error)],
     remedy: { commands: [], policy: FORCE_FINALIZE_NAMESPACE_POLICY, note: FORCE_NOTE },
@@ -136,6 +192,7 @@ function suspectFinding(w: WebhookState): Finding {
   return {
     id: ID,
     severity: 'warning',
+    cause: `webhook-suspect:${w.configuration}/${w.name}`,
     summary: `suspect: ${w.kind} ${w.configuration} webhook ${w.name} intercepts DELETE of ${w.deleteResources.join(', ')} with failurePolicy Fail and its service is down`,
     evidence: hookEvidence(w),
     owner: w.service && { controller: `service ${w.service.namespace}/${w.service.name}`, present: false },

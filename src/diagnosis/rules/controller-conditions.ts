@@ -38,6 +38,7 @@ export function controllerConditions(s: Snapshot, parsed: ParsedConditions): Fin
     {
       id: ID,
       severity,
+      cause: `controller-conditions:${parts.join('; ').split(ns.name).join('\u0001')}`,
       summary: `Namespace controller on ${ns.name}: ${parts.join('; ')}`,
       evidence,
       remedy: { commands: [shellCommand('kubectl', 'get', 'namespace', ns.name, '-o', 'yaml')], note },

@@ -1,8 +1,9 @@
 import { compareText } from '../../shared/compare.js';
 import { BUILT_IN_FINALIZERS, isBuiltInFinalizer, objectTarget, waitingReason } from '../finalizers.js';
+import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
 import { findOwner } from '../owner.js';
-import { objectRef, stampWithAge } from '../refs.js';
-import { forceFinalizersPolicy, patchObjectFinalizersCommand } from '../remedy.js';
+import { objectRef, resourceName, stampWithAge } from '../refs.js';
+import { forceFinalizersPolicy } from '../remedy.js';
 import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 import { verdictParts } from './owner-verdict.js';
@@ -10,8 +11,9 @@ import { verdictParts } from './owner-verdict.js';
 const ID: RuleId = 'finalizer-owner-gone';
 
 /**
- * For each finalizer on leftover objects: is its controller running elsewhere (waiting), deleted with this very
- * namespace (deadlock), or gone (leaked)? Built-in finalizers with something real to wait for are not leaks.
+ * For each finalizer on leftover objects: is its controller at work, running elsewhere (waiting), deleted with this
+ * very namespace (deadlock), or gone (leaked)? Built-in finalizers with something real to wait for are not leaks.
+ * One finding per finalizer, however many objects hold it.
  */
 export function finalizerOwnerGone(s: Snapshot): Finding[] {
   const holders = new Map<string, Leftover[]>();
@@ -30,36 +32,40 @@ export function finalizerOwnerGone(s: Snapshot): Finding[] {
 }
 
 function holderEvidence(s: Snapshot, f: string, objects: Leftover[]): Evidence[] {
-  return objects.map((l) => ({
-    object: objectRef(l),
-    field: 'metadata.finalizers',
-    value: `${f}; deletionTimestamp ${l.meta.deletionTimestamp ? stampWithAge(l.meta.deletionTimestamp, s.takenAt) : '(not set)'}`,
-  }));
+  return listedEvidence(objects, (l) => [
+    {
+      object: objectRef(l),
+      field: 'metadata.finalizers',
+      value: `${f}; deletionTimestamp ${l.meta.deletionTimestamp ? stampWithAge(l.meta.deletionTimestamp, s.takenAt) : '(not set)'}`,
+    },
+  ]);
 }
 
-function refs(objects: Leftover[]): string {
-  const shown = objects.slice(0, 3).map(objectRef).join(', ');
-  return objects.length > 3 ? `${shown} and ${objects.length - 3} more` : shown;
-}
+/** The types holding a finalizer, sorted: part of what the cause is. */
+const typesOf = (objects: Leftover[]): string[] =>
+  [...new Set(objects.map((l) => resourceName(l.resource)))].sort();
 
 function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
   const controller = BUILT_IN_FINALIZERS[f] ?? 'kube-controller-manager';
   const reasons = objects.map((l) => waitingReason(s, l, f));
   const stuck = objects.filter((_, i) => reasons[i] === undefined);
-  const waitingEvidence = objects.flatMap((l, i) =>
-    reasons[i] ? [{ object: objectRef(l), field: `waiting on ${f}`, value: reasons[i] }] : [],
+  const waitingEvidence = listedEvidence(
+    objects.filter((_, i) => reasons[i]),
+    (l) => [{ object: objectRef(l), field: `waiting on ${f}`, value: waitingReason(s, l, f) ?? '' }],
   );
   const base = {
     id: ID,
     evidence: [...holderEvidence(s, f, objects), ...waitingEvidence],
     leaked: false,
+    objects: objects.length,
     targets: objects.map((l) => objectTarget(s, l)),
   };
   if (stuck.length === 0) {
     return {
       ...base,
       severity: 'notice',
-      summary: `${f} on ${refs(objects)} is waiting, not leaked: ${reasons[0] ?? ''}`,
+      cause: `builtin-finalizer:${f}|${typesOf(objects).join(',')}|waiting`,
+      summary: `${f} on ${holderPhrase(objects)} is waiting, not leaked: ${reasons[0] ?? ''}`,
       owner: { controller, present: true },
       remedy: {
         commands: [],
@@ -67,13 +73,19 @@ function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
       },
     };
   }
+  const removal = removalCommands(stuck, [f], s.namespace.name);
   return {
     ...base,
     severity: 'warning',
-    summary: `${f} on ${refs(stuck)}: nothing visible to wait for; the ${controller} should remove it`,
+    cause: `builtin-finalizer:${f}|${typesOf(stuck).join(',')}|stuck`,
+    summary: `${f} on ${holderPhrase(stuck)}: nothing visible to wait for; the ${controller} should remove it`,
     owner: { controller, present: 'unknown' },
     remedy: {
-      commands: stuck.map((l) => patchObjectFinalizersCommand(l, [f])),
+      commands: [],
+      lastResort: {
+        ...removal,
+        risk: `${controller} may still be about to remove it; what ${f} protects is then not cleaned up`,
+      },
       policy: forceFinalizersPolicy([f]),
       note: 'Check kube-controller-manager (and cloud-controller-manager) logs first; remove it only if they are healthy and it still stays.',
     },
@@ -81,21 +93,30 @@ function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
 }
 
 function custom(s: Snapshot, f: string, objects: Leftover[]): Finding {
-  const groups = [...new Set(objects.map((l) => l.resource.group).filter((g) => g !== ''))].sort();
-  const parts = verdictParts(findOwner(s, f, groups), f);
+  const types = [...new Map(objects.map((l) => [resourceName(l.resource), l.resource])).values()];
+  const v = findOwner(s, f, { types, uids: objects.map((l) => l.meta.uid) });
+  const parts = verdictParts(v, f);
+  const removal = removalCommands(objects, [f], s.namespace.name);
+  const who = v.kind === 'running' || v.kind === 'not-running' ? `|${parts.owner.controller}` : '';
+  const remedy: Finding['remedy'] =
+    parts.removal === 'fix'
+      ? { commands: [...parts.inspect, ...removal.commands], bulk: removal.bulk }
+      : { commands: parts.inspect, lastResort: { ...removal, risk: parts.risk } };
   return {
     id: ID,
     severity: parts.severity,
-    summary: `${f} on ${refs(objects)}: ${parts.phrase}`,
+    cause: `finalizer:${f}|${typesOf(objects).join(',')}|${v.kind}${who}`,
+    summary: `${f} on ${holderPhrase(objects)}: ${parts.phrase}`,
+    objects: objects.length,
     evidence: [...holderEvidence(s, f, objects), ...parts.evidence],
     owner: parts.owner,
     confidence: parts.confidence,
     remedy: {
-      commands: [...parts.inspect, ...objects.map((l) => patchObjectFinalizersCommand(l, [f]))],
+      ...remedy,
       policy: forceFinalizersPolicy([f]),
       note: parts.leaked
         ? 'Its controller is gone, so nothing will ever remove this finalizer; removing it skips that controller’s cleanup (external resources it managed may be left behind).'
-        : 'Prefer fixing the controller: removing the finalizer skips the cleanup it still intends to do.',
+        : 'Wait for its controller, or fix it: removing the finalizer skips the cleanup it still intends to do.',
     },
     leaked: parts.leaked,
     targets: objects.map((l) => objectTarget(s, l)),

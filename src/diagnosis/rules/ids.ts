@@ -4,6 +4,8 @@ import type { Finding, ParsedConditions, Snapshot } from '../types.js';
 export const RULE_IDS = [
   'controller-conditions',
   'apiservice-unavailable',
+  'admission-denied',
+  'conversion-failed',
   'content-delete-refused',
   'pods-not-terminating',
   'object-finalizers',

@@ -1,6 +1,8 @@
+import { admissionDenied } from './admission-denied.js';
 import { apiServiceUnavailable } from './apiservice-unavailable.js';
 import { contentDeleteRefused } from './content-delete-refused.js';
 import { controllerConditions } from './controller-conditions.js';
+import { conversionFailed } from './conversion-failed.js';
 import { finalizerOwnerGone } from './finalizer-owner-gone.js';
 import { RULE_IDS, type Help, type Rule, type RuleId } from './ids.js';
 import { namespaceMetadataFinalizers } from './namespace-metadata-finalizers.js';
@@ -15,6 +17,8 @@ export { RULE_IDS, type Help, type Rule, type RuleId };
 const RULES: Record<RuleId, Rule> = {
   'controller-conditions': controllerConditions,
   'apiservice-unavailable': apiServiceUnavailable,
+  'admission-denied': admissionDenied,
+  'conversion-failed': conversionFailed,
   'content-delete-refused': contentDeleteRefused,
   'pods-not-terminating': podsNotTerminating,
   'object-finalizers': objectFinalizers,
@@ -42,10 +46,20 @@ export const RULE_HELP: Record<RuleId, Help> = {
     explanation:
       'An aggregated APIService that is not Available (ServiceNotFound, MissingEndpoints, FailedDiscoveryCheck…) makes discovery fail, and no namespace in the cluster is finalized while discovery fails. Names the APIService, its reason and its backing Service and endpoints.',
   },
+  'admission-denied': {
+    title: 'Deletes denied on purpose',
+    explanation:
+      'An admission webhook that answered “denied the request” (Kyverno, Gatekeeper, any other) or a ValidatingAdmissionPolicy refuses the controller’s deletes on purpose. It is up: the verdict quotes its policy, rule and message, and the fix is the object, an exception, or the policy’s owner — never switching the webhook off.',
+  },
+  'conversion-failed': {
+    title: 'Conversion webhook failing',
+    explanation:
+      'A CRD whose conversion webhook is gone (its operator uninstalled, the CRD left): objects stored at an older version cannot be listed or deleted. Names the CRD, the stored and requested versions, the webhook’s Service and endpoints, and lists the objects at the stored version when it can.',
+  },
   'content-delete-refused': {
     title: 'Deletes refused',
     explanation:
-      'NamespaceDeletionContentFailure explained: an admission webhook with failurePolicy Fail whose service is down, or an RBAC denial, refuses the controller’s deletes.',
+      'NamespaceDeletionContentFailure explained: an admission webhook with failurePolicy Fail that cannot be called (its service down, TLS or timeouts), or an RBAC denial, refuses the controller’s deletes.',
   },
   'pods-not-terminating': {
     title: 'Pods not terminating',

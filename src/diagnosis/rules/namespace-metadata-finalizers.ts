@@ -35,6 +35,7 @@ function oneFinalizer(s: Snapshot, f: string): Finding {
     return {
       id: ID,
       severity: 'notice',
+      cause: `namespace-metadata-finalizer:${f}|gc`,
       summary: `namespace ${ns.name} metadata.finalizers holds ${f}: the garbage collector removes it once blocking dependents are gone`,
       evidence,
       owner: { controller: 'garbage collector (kube-controller-manager)', present: true },
@@ -43,15 +44,21 @@ function oneFinalizer(s: Snapshot, f: string): Finding {
       targets,
     };
   }
-  const parts = verdictParts(findOwner(s, f, []), f);
+  const v = findOwner(s, f);
+  const parts = verdictParts(v, f);
+  const remedy: Finding['remedy'] =
+    parts.removal === 'fix'
+      ? { commands: [...parts.inspect, patch], policy, note }
+      : { commands: parts.inspect, lastResort: { commands: [patch], risk: parts.risk }, policy, note };
   return {
     id: ID,
     severity: parts.severity,
+    cause: `namespace-metadata-finalizer:${f}|${v.kind}`,
     summary: `namespace ${ns.name} metadata.finalizers holds ${f}: ${parts.phrase}`,
     evidence: [...evidence, ...parts.evidence],
     owner: parts.owner,
     confidence: parts.confidence,
-    remedy: { commands: [...parts.inspect, patch], policy, note },
+    remedy,
     leaked: parts.leaked,
     targets,
   };

@@ -1,45 +1,76 @@
 import { compareText } from '../../shared/compare.js';
 import { formatSeconds } from '../../shared/duration.js';
 import { objectTarget, waitingReason } from '../finalizers.js';
-import { objectRef, stampWithAge, secondsBetween } from '../refs.js';
-import { forceFinalizersPolicy, patchObjectFinalizersCommand } from '../remedy.js';
+import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
+import { objectRef, resourceName, secondsBetween, stampWithAge } from '../refs.js';
+import { forceFinalizersPolicy } from '../remedy.js';
 import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'object-finalizers';
 
-/** Every leftover object that holds finalizers: which, since when, owned by whom, and how to remove them. */
+/**
+ * Leftover objects holding finalizers, one finding per type and finalizer list (thousands of objects with the same
+ * finalizers are one finding): which, since when, owned by whom.
+ */
 export function objectFinalizers(s: Snapshot): Finding[] {
-  return s.leftovers
-    .filter((l) => l.meta.finalizers.length > 0)
-    .sort((a, b) => compareText(objectRef(a), objectRef(b)))
-    .map((l) => oneObject(s, l));
+  const groups = new Map<string, Leftover[]>();
+  for (const l of s.leftovers) {
+    if (l.meta.finalizers.length === 0) continue;
+    const waiting = l.meta.finalizers.filter((f) => waitingReason(s, l, f) !== undefined);
+    const key = [
+      resourceName(l.resource),
+      [...l.meta.finalizers].sort().join(','),
+      waiting.sort().join(','),
+    ].join('|');
+    const list = groups.get(key);
+    if (list) list.push(l);
+    else groups.set(key, [l]);
+  }
+  return [...groups.keys()].sort().map((k) =>
+    oneGroup(
+      s,
+      k,
+      groups.get(k)!.sort((a, b) => compareText(objectRef(a), objectRef(b))),
+    ),
+  );
 }
 
-function oneObject(s: Snapshot, l: Leftover): Finding {
-  const ref = objectRef(l);
-  const target = objectTarget(s, l);
-  const removable = l.meta.finalizers.filter((f) => !target.waiting.includes(f));
-  const age = secondsBetween(l.meta.deletionTimestamp, s.takenAt);
-  const since = age === undefined ? 'not deleted yet' : `deleting for ${formatSeconds(age)}`;
+function oneGroup(s: Snapshot, key: string, objects: Leftover[]): Finding {
+  const first = objects[0]!;
+  const target = objectTarget(s, first);
+  const removable = first.meta.finalizers.filter((f) => !target.waiting.includes(f));
   const allWaiting = removable.length === 0;
+  const ages = objects.flatMap((l) => secondsBetween(l.meta.deletionTimestamp, s.takenAt) ?? []);
+  const upTo = objects.length > 1 ? 'up to ' : '';
+  const since =
+    ages.length === 0 ? 'not deleted yet' : `deleting for ${upTo}${formatSeconds(Math.max(...ages))}`;
+  const held = `holds finalizer(s) ${first.meta.finalizers.join(', ')}`;
+  const subject =
+    objects.length === 1 ? `${objectRef(first)} ${held}` : `${holderPhrase(objects)} each ${held}`;
   return {
     id: ID,
     severity: allWaiting ? 'notice' : 'warning',
-    summary: `${ref} holds finalizer(s) ${l.meta.finalizers.join(', ')} (${since})${allWaiting ? ', all legitimately waiting' : ''}`,
-    evidence: objectEvidence(s, l, target.waiting),
+    cause: `object-finalizers:${key}`,
+    summary: `${subject} (${since})${allWaiting ? ', all legitimately waiting' : ''}`,
+    objects: objects.length,
+    evidence: listedEvidence(objects, (l) => objectEvidence(s, l, target.waiting)),
     remedy: allWaiting
       ? {
           commands: [],
           note: 'Built-in finalizers waiting on something real; removing them would break what they protect.',
         }
       : {
-          commands: [patchObjectFinalizersCommand(l, removable)],
+          commands: [],
+          lastResort: {
+            ...removalCommands(objects, removable, s.namespace.name),
+            risk: 'removing a finalizer skips its controller’s cleanup; see finalizer-owner-gone for whether that controller still runs',
+          },
           policy: forceFinalizersPolicy(removable),
-          note: 'Removing a finalizer skips its controller’s cleanup; see finalizer-owner-gone for whether that controller still runs.',
+          note: 'Whether to remove them depends on their controller: see finalizer-owner-gone.',
         },
     leaked: false,
-    targets: [target],
+    targets: objects.map((l) => objectTarget(s, l)),
   };
 }
 

@@ -10,28 +10,48 @@ export interface VerdictParts {
   phrase: string;
   owner: NonNullable<Finding['owner']>;
   evidence: Evidence[];
-  /** Commands to look at the controller before forcing anything. */
+  /** Commands to look at the controller before anything is removed. */
   inspect: string[];
+  /**
+   * `fix` when its controller is gone (removing the finalizer skips nothing that could still happen);
+   * `last-resort` when it runs, may come back, or cannot be told: removing it would skip live cleanup.
+   */
+  removal: 'fix' | 'last-resort';
+  /** What removing it risks, for a last resort. */
+  risk: string;
 }
 
-/** Severity, leak flag, wording and evidence for a finalizer whose controller the verdict describes. */
+/** Severity, leak flag, wording, evidence and how safe removal is, for a finalizer whose controller the verdict describes. */
 export function verdictParts(v: OwnerVerdict, what: string): VerdictParts {
   const owner = ownerOf(v, what);
   const { evidence = [], ...rest } = byKind(v, owner.controller);
-  const confidence = v.kind === 'unknown' ? undefined : v.confidence;
-  return { ...rest, owner, confidence, evidence: [...workloadEvidence(v), ...evidence] };
+  const confidence = v.kind === 'unknown' || v.kind === 'working' ? undefined : v.confidence;
+  return { ...rest, owner, confidence, evidence: [...workloadEvidence(v), ...viaEvidence(v), ...evidence] };
 }
 
-type KindParts = Pick<VerdictParts, 'severity' | 'leaked' | 'phrase' | 'inspect'> & { evidence?: Evidence[] };
+type KindParts = Omit<VerdictParts, 'owner' | 'confidence' | 'evidence'> & { evidence?: Evidence[] };
+
+const SKIPS = 'removing the finalizer skips the cleanup it would still do (a cloud resource, a DNS record)';
 
 function byKind(v: OwnerVerdict, controller: string): KindParts {
   switch (v.kind) {
+    case 'working':
+      return {
+        severity: 'warning',
+        leaked: false,
+        phrase: `its controller is removing it: ${v.released} of ${v.of} object(s) released it since the earlier diagnosis (waiting, not leaked)`,
+        inspect: v.workloads.slice(0, 1).map(logsCommand),
+        removal: 'last-resort',
+        risk: `its controller is at work; ${SKIPS}`,
+      };
     case 'running':
       return {
         severity: 'warning',
         leaked: false,
         phrase: `its controller ${controller} is running; it should remove the finalizer (waiting)`,
         inspect: v.workloads.slice(0, 1).map(logsCommand),
+        removal: 'last-resort',
+        risk: `its controller ${controller} is running; ${SKIPS}`,
       };
     case 'not-running':
       return {
@@ -39,6 +59,8 @@ function byKind(v: OwnerVerdict, controller: string): KindParts {
         leaked: false,
         phrase: `its controller ${controller} is installed but not running`,
         inspect: v.workloads.slice(0, 1).map(describeCommand),
+        removal: 'last-resort',
+        risk: `its controller ${controller} is installed: once it runs again it removes the finalizer itself; ${SKIPS}`,
       };
     case 'deadlock':
       return {
@@ -46,16 +68,26 @@ function byKind(v: OwnerVerdict, controller: string): KindParts {
         leaked: true,
         phrase: `deadlock: ${v.clue}; the controller is deleted with the namespace and can never remove its finalizer`,
         inspect: [],
+        removal: 'fix',
+        risk: 'the cleanup its controller would have done never happens',
         evidence: [{ object: 'controller', field: 'deadlock', value: v.clue }],
       };
     case 'absent': {
       const searched = {
         object: 'cluster',
         field: 'deployments,statefulsets,daemonsets',
-        value: `none mentions ${v.tokens.join(', ')}`,
+        value: `none mentions ${v.tokens.join(', ') || 'it'}`,
       };
       const phrase = 'no controller for it runs in the cluster (leaked: its owner is gone)';
-      return { severity: 'error', leaked: true, phrase, inspect: [], evidence: [searched] };
+      return {
+        severity: 'error',
+        leaked: true,
+        phrase,
+        inspect: [],
+        removal: 'fix',
+        risk: 'the cleanup its controller would have done never happens',
+        evidence: [searched],
+      };
     }
     case 'unknown':
       return {
@@ -63,6 +95,8 @@ function byKind(v: OwnerVerdict, controller: string): KindParts {
         leaked: false,
         phrase: `its controller is unknown: ${v.reason}`,
         inspect: [],
+        removal: 'last-resort',
+        risk: `whether its controller still runs could not be told; ${SKIPS}`,
       };
   }
 }
@@ -73,6 +107,21 @@ function workloadEvidence(v: OwnerVerdict): Evidence[] {
     object: `${w.kind.toLowerCase()}/${w.namespace}/${w.name}`,
     field: 'matched controller',
     value: `${describeWorkload(w)}; ${w.hints.slice(0, 3).join(' ')}`.trim(),
+  }));
+}
+
+/** What the verdict rests on besides names: RBAC chains, Leases, progress seen. */
+function viaEvidence(v: OwnerVerdict): Evidence[] {
+  return v.via.slice(0, 5).map((value) => ({
+    object: 'controller',
+    field: value.startsWith('Lease ')
+      ? 'leader election'
+      : / may update /.test(value)
+        ? 'RBAC'
+        : / released /.test(value)
+          ? 'progress'
+          : 'evidence',
+    value,
   }));
 }
 

@@ -3,6 +3,7 @@ import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
 import { secondsBetween } from '../refs.js';
 import { forceDeletePodCommand } from '../remedy.js';
+import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, NodeState, PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
@@ -32,18 +33,33 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
   const grace = p.terminationGracePeriodSeconds ?? 0;
   let severity: Finding['severity'] = 'warning';
   let why: string;
+  let cause: string;
   let lost = false;
+  const force = forceDeletePodCommand(s.namespace.name, p.name);
+  const look = shellCommand('kubectl', 'describe', 'pod', p.name, '-n', s.namespace.name);
+  // Force deletion is the fix only where no kubelet can confirm anything any more: the node is gone from the API.
+  let remedy: Finding['remedy'] = {
+    commands: [look],
+    lastResort: { commands: [force], risk: KUBELET_RISK },
+    note: FORCE_RISK,
+  };
   if (node && !node.exists) {
     lost = true;
     severity = 'error';
+    cause = `pod-node-gone:${node.name}`;
     why = `its node ${node.name} no longer exists, so no kubelet will ever confirm it stopped`;
+    remedy = { commands: [force], note: FORCE_RISK };
   } else if (node && node.ready !== 'True') {
     lost = true;
     severity = 'error';
+    cause = `pod-node-not-ready:${node.name}`;
     why = `its node ${node.name} is NotReady (Ready=${node.ready}), so the kubelet cannot confirm it stopped`;
+    remedy = { commands: [look], lastResort: { commands: [force], risk: PARTITION_RISK }, note: FORCE_RISK };
   } else if (overdue > 0 && p.finalizers.length === 0) {
+    cause = 'pod-overdue';
     why = `it is ${formatSeconds(overdue)} past its grace period on ${p.nodeName ? `node ${p.nodeName}` : 'no node'}`;
   } else if (overdue <= 0 && grace >= LONG_GRACE_SECONDS) {
+    cause = 'pod-long-grace';
     why = `it has a long grace period (${grace}s), ${formatSeconds(-overdue)} left`;
   } else {
     return undefined;
@@ -51,13 +67,19 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
   return {
     id: ID,
     severity,
+    cause,
     summary: `pod ${p.name} is not terminating: ${why}`,
     evidence: podEvidence(p, node),
     leaked: false,
-    remedy: { commands: [forceDeletePodCommand(s.namespace.name, p.name)], note: FORCE_RISK },
+    remedy,
     ...(lost && node ? { targets: [lostNodeTarget(p, node)] } : {}),
   };
 }
+
+const KUBELET_RISK =
+  'its node is Ready, so its kubelet is still stopping the containers: force deletion removes the pod from the API before they are confirmed stopped';
+const PARTITION_RISK =
+  'the node may only be partitioned: its containers may keep running (a StatefulSet may then run two pods with one identity, volumes may stay attached)';
 
 /** What the force planner needs to delete a pod whose node is lost: identity, node, and since when. */
 function lostNodeTarget(p: PodState, node: NodeState): NonNullable<Finding['targets']>[number] {
@@ -125,6 +147,7 @@ function podsFirst(s: Snapshot, pods: PodState[], stuck: number): Finding | unde
   return {
     id: ID,
     severity: 'notice',
+    cause: `pods-first${misleading ? ':misleading' : ''}`,
     summary,
     evidence,
     leaked: false,

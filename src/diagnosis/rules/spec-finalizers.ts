@@ -13,10 +13,17 @@ export function specFinalizers(s: Snapshot): Finding[] {
     .filter((f) => f !== 'kubernetes')
     .sort()
     .map((f): Finding => {
-      const parts = verdictParts(findOwner(s, f, []), f);
+      const v = findOwner(s, f);
+      const parts = verdictParts(v, f);
+      const finalize = finalizeNamespaceCommand(ns.name, [f]);
+      const remedy: Finding['remedy'] =
+        parts.removal === 'fix'
+          ? { commands: [...parts.inspect, finalize] }
+          : { commands: parts.inspect, lastResort: { commands: [finalize], risk: parts.risk } };
       return {
         id: ID,
         severity: parts.severity,
+        cause: `spec-finalizer:${f}|${v.kind}`,
         summary: `namespace ${ns.name} spec.finalizers holds ${f}: ${parts.phrase}`,
         evidence: [
           {
@@ -29,7 +36,7 @@ export function specFinalizers(s: Snapshot): Finding[] {
         owner: parts.owner,
         confidence: parts.confidence,
         remedy: {
-          commands: [...parts.inspect, finalizeNamespaceCommand(ns.name, [f])],
+          ...remedy,
           policy: FORCE_FINALIZE_NAMESPACE_POLICY,
           note: 'spec.finalizers can only be changed through the /finalize subresource (a PUT of the whole namespace).',
         },

@@ -35,6 +35,7 @@ export function stillProgressing(s: Snapshot, parsed: ParsedConditions): Finding
     {
       id: ID,
       severity: 'notice',
+      cause: 'still-progressing',
       summary: `content is still being removed normally: ${countList(pods, others)} without finalizers; ${state}`,
       evidence: progressEvidence(pods, others),
       remedy: {
@@ -93,6 +94,7 @@ function firstPass(s: Snapshot): Finding[] {
     {
       id: ID,
       severity: 'notice',
+      cause: 'still-progressing:first-pass',
       summary: `namespace ${s.namespace.name} was deleted ${formatSeconds(age)} ago; the namespace controller has not finished its first pass`,
       evidence: [
         {

@@ -1,0 +1,58 @@
+/** What one forced step's run shares with its kinds (pods, objects, the namespace): the port, the plan, the result. */
+import { enc, resourcePath } from '../kube/paths.js';
+import { KubeError, type Kube } from '../kube/port.js';
+import type { AuditResult } from './audit.js';
+import type { ForceStep, ObjectStep, Plan } from './plan.js';
+
+/** How a step ended, before it is stamped; `halt` stops every later step without another call. */
+export interface StepResult {
+  result: AuditResult;
+  before: string[];
+  after: string[];
+  halt?: 'gone' | 'recreated';
+}
+
+/** One step's run: the port, the plan, whether to write, and the writes sent. */
+export interface Run {
+  kube: Kube;
+  plan: Plan;
+  dryRun: boolean;
+  expectedUid: string;
+  writes: number;
+}
+
+/** Attempts per step when a write meets a 409 Conflict; each attempt after the first reads again. */
+export const MAX_ATTEMPTS = 3;
+
+/** The object's own path. */
+export function objectPath(step: ObjectStep): string {
+  return `${resourcePath(step.resource, step.namespace)}/${enc(step.name)}`;
+}
+
+/** The metadata a guarded write needs, from a raw object; throws on a shape no API server sends. */
+export function freshMeta(raw: unknown): {
+  uid: string;
+  resourceVersion: string;
+  finalizers: string[];
+  deleting: boolean;
+} {
+  const meta = (raw as { metadata?: Record<string, unknown> } | null)?.metadata;
+  const { uid, resourceVersion, finalizers = [], deletionTimestamp } = meta ?? {};
+  const list =
+    Array.isArray(finalizers) && finalizers.every((f) => typeof f === 'string')
+      ? (finalizers as string[])
+      : undefined;
+  if (typeof uid !== 'string' || typeof resourceVersion !== 'string' || list === undefined) {
+    throw new Error('unexpected object: metadata.uid, resourceVersion or finalizers missing');
+  }
+  return { uid, resourceVersion, finalizers: list, deleting: typeof deletionTimestamp === 'string' };
+}
+
+/** The fresh list minus exactly the planned entries; anything else (even allowed by a glob) stays. */
+export function without(fresh: readonly string[], step: ForceStep): string[] {
+  const remove = new Set(step.remove.map((r) => r.finalizer));
+  return fresh.filter((f) => !remove.has(f));
+}
+
+/** A 409: the object changed since it was read (or, for a namespace, its UID did). */
+export const isConflict = (e: unknown): boolean => e instanceof KubeError && e.code === 409;

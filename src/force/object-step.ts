@@ -1,0 +1,60 @@
+/**
+ * Step 1 against the cluster: remove allowed finalizers from one object with a merge patch that carries the object's
+ * UID and resourceVersion as listed, so no read is needed first; only a 409 (it changed) makes it read again.
+ */
+import { KubeError } from '../kube/port.js';
+import { messageOf } from '../shared/errors.js';
+import {
+  freshMeta,
+  isConflict,
+  MAX_ATTEMPTS,
+  objectPath,
+  without,
+  type Run,
+  type StepResult,
+} from './attempt.js';
+import type { ObjectStep } from './plan.js';
+
+type Seen = ReturnType<typeof freshMeta>;
+
+/** A 422 on `metadata.uid`: the object under that name is another one now (PATCH has no UID precondition). */
+const recreated = (e: unknown): boolean =>
+  e instanceof KubeError && e.code === 422 && /metadata\.uid/.test(e.message);
+
+async function patch(run: Run, step: ObjectStep, seen: Seen): Promise<StepResult> {
+  const before = seen.finalizers;
+  if (seen.uid !== step.uid) return { result: 'skipped: object recreated', before, after: before };
+  // Removing a finalizer before its controller was asked to clean up would skip that cleanup entirely.
+  if (!seen.deleting) return { result: 'skipped: not being deleted yet', before, after: before };
+  const after = without(before, step);
+  if (after.length === before.length) return { result: 'skipped: nothing left to remove', before, after };
+  if (run.dryRun) return { result: 'dry-run', before, after };
+  run.writes++;
+  const guard = { uid: step.uid, resourceVersion: seen.resourceVersion };
+  const done = await run.kube.patchFinalizers(step.resource, step.namespace, step.name, guard, after);
+  return { result: done === 'gone' ? 'gone' : 'removed', before, after: done === 'gone' ? [] : after };
+}
+
+/** One object step: write from what the scan listed; on 409 read it again and decide again, bounded. */
+export async function objectStep(run: Run, step: ObjectStep): Promise<StepResult> {
+  let seen: Seen = {
+    uid: step.uid,
+    resourceVersion: step.resourceVersion,
+    finalizers: step.listed,
+    deleting: step.deleting,
+  };
+  for (let n = 1; ; n++) {
+    try {
+      return await patch(run, step, seen);
+    } catch (error) {
+      const kept = { before: seen.finalizers, after: seen.finalizers };
+      if (recreated(error)) return { result: 'skipped: object recreated', ...kept };
+      if (!isConflict(error)) throw error;
+      if (n >= MAX_ATTEMPTS)
+        return { result: `failed: conflict after ${n} attempts: ${messageOf(error)}`, ...kept };
+      const raw = await run.kube.getRaw(objectPath(step));
+      if (raw === undefined) return { result: 'gone', before: seen.finalizers, after: [] };
+      seen = freshMeta(raw);
+    }
+  }
+}
