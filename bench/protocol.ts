@@ -35,7 +35,14 @@ export interface ManySpec {
   controller: { queueDelayMs: number; finalizerRecheckMs: number; errorBackoffMaxMs: number };
 }
 
-export type ScenarioSpec = BigSpec | ManySpec;
+/** One namespace with `objects` custom resources that all hold a leaked finalizer (forcing at scale). */
+export interface LeakedSpec {
+  kind: 'leaked';
+  namespace: string;
+  objects: number;
+}
+
+export type ScenarioSpec = BigSpec | ManySpec | LeakedSpec;
 
 /** A request as the fake logged it, without its body. */
 export interface LoggedRequest {
@@ -98,3 +105,5 @@ export const RELEASE_FINALIZER = 'ops.bench.example.com/cleanup';
 export const STUCK_FINALIZER = 'ops.bench.example.com/leaked';
 export const RELEASE_ANNOTATION = 'bench.example.com/cleanup-ms';
 export const BIG_FINALIZER = 'bench.example.com/cleanup';
+export const LEAKED = { group: 'leak.bench.example.com', version: 'v1', resource: 'widgets' } as const;
+export const LEAKED_FINALIZER = 'leak.bench.example.com/cleanup';

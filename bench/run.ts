@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, USAGE } from './args.js';
 import { runBig } from './big.js';
+import { forcingTargets, renderForcing, runForcing } from './forcing.js';
 import { machine } from './machine.js';
 import { runMany } from './many.js';
 import { runReal } from './real.js';
@@ -52,9 +53,10 @@ async function main(): Promise<number> {
     const big = await runBig(remote, options, log);
     const many = await runMany(remote, options, log);
     const startup = await runStartup(ROOT, options.sizes.startupReps, log);
+    const forcing = await runForcing(remote, options, log);
     const real = await runReal(remote, options, ROOT, log);
     const f = figures(big, many, startup);
-    const list = [...targets(f, big, many, startup), ...realTargets(real)];
+    const list = [...targets(f, big, many, startup), ...forcingTargets(forcing), ...realTargets(real)];
     const markdown = renderMarkdown({
       options,
       machine: m,
@@ -66,7 +68,7 @@ async function main(): Promise<number> {
       totalMs: performance.now() - started,
     });
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${markdown.trimEnd()}\n\n${renderReal(real)}`);
+    writeFileSync(out, `${markdown.trimEnd()}\n\n${renderReal(real)}\n\n${renderForcing(forcing)}`);
     for (const t of list)
       log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
     log(`wrote ${out}`);

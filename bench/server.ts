@@ -9,11 +9,14 @@ import { raw } from '../test/fake/testkit.js';
 import {
   BIG_FINALIZER,
   GADGET,
+  LEAKED,
+  LEAKED_FINALIZER,
   RELEASE_ANNOTATION,
   RELEASE_FINALIZER,
   STUCK_FINALIZER,
   type BigSpec,
   type Busy,
+  type LeakedSpec,
   type Command,
   type LoggedRequest,
   type ManySpec,
@@ -188,6 +191,21 @@ function buildMany(spec: ManySpec, latencyMs: number): FakeCluster {
   return c;
 }
 
+function buildLeaked(spec: LeakedSpec, latencyMs: number): FakeCluster {
+  const c = new FakeCluster({ latencyMs, controller: PAUSED, bookmarkIntervalMs: 0 });
+  memoizeCrdTypes(c);
+  c.addCRD({ group: LEAKED.group, version: LEAKED.version, kind: 'Widget', plural: LEAKED.resource });
+  c.addNamespace(spec.namespace, { labels: { 'app.kubernetes.io/part-of': 'preview' } });
+  for (let i = 1; i <= spec.objects; i++) {
+    c.addObject(LEAKED, {
+      namespace: spec.namespace,
+      name: `held-${String(i).padStart(5, '0')}`,
+      finalizers: [LEAKED_FINALIZER],
+    });
+  }
+  return c;
+}
+
 /** The simulated operator: removes its finalizer `cleanup-ms` after the controller marked the Gadget deleted. */
 function operate(c: FakeCluster): (e: StoreEvent) => void {
   const scheduled = new Set<string>();
@@ -209,7 +227,12 @@ function operate(c: FakeCluster): (e: StoreEvent) => void {
 
 async function start(spec: ScenarioSpec, latencyMs: number): Promise<Started> {
   await stop();
-  const c = spec.kind === 'big' ? buildBig(spec, latencyMs) : buildMany(spec, latencyMs);
+  const c =
+    spec.kind === 'big'
+      ? buildBig(spec, latencyMs)
+      : spec.kind === 'leaked'
+        ? buildLeaked(spec, latencyMs)
+        : buildMany(spec, latencyMs);
   const operator = spec.kind === 'many' ? operate(c) : undefined;
   removals = {};
   unsubscribe = subscribe(c, (e) => {
@@ -218,11 +241,13 @@ async function start(spec: ScenarioSpec, latencyMs: number): Promise<Started> {
   });
   started = await c.start();
   cluster = c;
-  if (spec.kind === 'big') {
+  if (spec.kind === 'big' || spec.kind === 'leaked') {
     // Terminating, with its content intact: the controller is paused (its first sync is an hour away).
     const res = await raw(started, 'DELETE', `/api/v1/namespaces/${spec.namespace}`);
     if (res.status !== 200) throw new Error(`bench: DELETE of ${spec.namespace} answered ${res.status}`);
   }
+  // One pass marks every leaked object for deletion (they stay: their finalizer's controller is gone).
+  if (spec.kind === 'leaked') controllerPass(c, spec.namespace);
   return {
     url: started.url,
     kubeconfig: started.kubeconfig,
