@@ -61,7 +61,9 @@ function others(report: RunReport): Annotation[] {
   const seen = new Set<string>(
     report.targets.flatMap((t) => {
       const v = t.outcome === 'stuck' ? verdictOf(t) : undefined;
-      return v ? [fixCommand(v), ...(v.remedy.lastResort?.commands ?? [])].filter((c) => c !== undefined) : [];
+      return v
+        ? [fixCommand(v), ...(v.remedy.lastResort?.commands ?? [])].filter((c) => c !== undefined)
+        : [];
     }),
   );
   for (const t of report.targets) {
