@@ -1,5 +1,13 @@
 /** Real runs of the engine against the embedded fake cluster, for the README pictures and size figures. */
-import { FakeCluster, GVR } from '../test/fake/index.js';
+import {
+  FakeCluster,
+  GVR,
+  conversionGone,
+  leakedAcross,
+  manyLeaked,
+  ownedByRbac,
+  policyDenies,
+} from '../test/fake/index.js';
 import { runEngine } from '../test/helpers/harness.js';
 import type { RunReport } from '../src/teardown/outcome.js';
 
@@ -169,6 +177,42 @@ export const SCENARIOS: Scenario[] = [
       return cluster;
     },
     inputs: { selector: SELECTOR, timeout: '4s' },
+  },
+  {
+    name: 'policy-denies',
+    title: 'A policy engine that is up denies a delete on purpose',
+    build: () => policyDenies({ controller: FAST }).cluster,
+    inputs: { namespaces: 'preview-1', timeout: '4s' },
+  },
+  {
+    name: 'conversion',
+    title: 'A CRD whose conversion webhook is gone',
+    build: () => conversionGone({ controller: FAST, count: 3 }).cluster,
+    inputs: { namespaces: 'preview-1', timeout: '4s' },
+  },
+  {
+    name: 'ten-one-cause',
+    title: 'Ten namespaces, one leaked finalizer, each object its own name',
+    build: () => leakedAcross(10, { controller: FAST }).cluster,
+    inputs: { selector: 'app.kubernetes.io/part-of=preview', timeout: '4s' },
+  },
+  {
+    name: 'thousands-dry-run',
+    title: '2,000 objects with one leaked finalizer, forcing in dry-run',
+    build: () => manyLeaked(2000, { controller: FAST }).cluster,
+    inputs: {
+      namespaces: 'preview-1',
+      timeout: '8s',
+      force: 'dry-run',
+      'force-after': '1s',
+      'force-finalizers': 'example.com/*',
+    },
+  },
+  {
+    name: 'rbac-owner',
+    title: 'A running controller that only RBAC ties to its objects',
+    build: () => ownedByRbac({ controller: FAST }).cluster,
+    inputs: { namespaces: 'preview-1', timeout: '4s' },
   },
 ];
 

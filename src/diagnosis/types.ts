@@ -242,6 +242,8 @@ export interface Finding {
   cause: string;
   /** How many objects the finding is about, when it groups objects (the evidence lists only a few). */
   objects?: number;
+  /** The summary without namespace or object names, for one block that stands for several namespaces. */
+  causeSummary?: string;
   evidence: Evidence[];
   owner?: { controller: string; present: boolean | 'unknown'; detail?: string };
   /** 0..1 where the finding is a heuristic; absent when it is a direct observation. */

@@ -48,7 +48,7 @@ function blockers(report: RunReport, slots: number): Annotation[] {
     : causesOf(report).map((c) => ({
         level: 'error' as const,
         title: `${c.targets.length} namespace(s) stuck in Terminating: ${c.targets.map((t) => t.name).join(', ')}`,
-        message: `${c.verdict.summary}.${c.command ? ` Fix: ${oneLineScript(c.command)}` : ''}`,
+        message: `${c.summary}.${c.command ? ` Fix: ${oneLineScript(c.command)}` : ''}`,
       }));
   return [...stuckOnes, ...refused];
 }

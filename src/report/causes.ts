@@ -7,6 +7,8 @@ import { isLookup, loopScript, shellWords, withContext } from './commands.js';
 export interface Cause {
   /** The verdict of the first namespace (the others have the same cause, with their own names). */
   verdict: Finding;
+  /** The verdict in words: the first namespace's, or for several namespaces the cause's without their names. */
+  summary: string;
   targets: TargetReport[];
   /** Objects the cause is about in all its namespaces, when the findings count them. */
   objects?: number;
@@ -99,6 +101,7 @@ export function causesOf(
     return [
       {
         verdict,
+        summary: members.length > 1 ? (verdict.causeSummary ?? verdict.summary) : verdict.summary,
         targets: members,
         ...(objects !== undefined ? { objects } : {}),
         command,

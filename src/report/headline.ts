@@ -1,4 +1,5 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
+import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/remedy.js';
 import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
@@ -116,18 +117,26 @@ function lastResortBlock(cause: Cause): string {
 
 function causeBlock(cause: Cause, report: RunReport, n: number): string {
   const v = cause.verdict;
-  const parts = [whoLine(cause, report.settings.selector, n), `${icon(v.severity)} ${md(v.summary, 400)}`];
+  const parts = [whoLine(cause, report.settings.selector, n), `${icon(v.severity)} ${md(cause.summary, 400)}`];
   if (cause.command) parts.push(fence(layoutScript(cause.command).slice(0, 8000), 'sh'));
   else if (cause.lookups.length)
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
   const resort = lastResortBlock(cause);
   if (resort) parts.push(resort);
   const notes: string[] = [];
+  if (v.owner?.detail) notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
   if (v.remedy.note) notes.push(md(v.remedy.note, 700));
-  if (v.remedy.policy && (cause.command || cause.lastResort))
-    notes.push(`The action can do this itself when allowed: <code>${md(v.remedy.policy, 200)}</code>`);
-  if (notes.length) parts.push(`<sub>${notes.join(' ')}</sub>`);
+  notes.push(policyWords(v.remedy.policy, cause));
+  if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);
   return parts.join('\n\n');
+}
+
+/** What forcing could do about the cause: the same fix, or (for /finalize) going around it. */
+function policyWords(policy: string | undefined, cause: Cause): string {
+  if (!policy) return '';
+  const code = `<code>${md(policy, 200)}</code>`;
+  if (policy === FORCE_FINALIZE_NAMESPACE_POLICY) return `Forcing can go around it when allowed: ${code}.`;
+  return cause.command || cause.lastResort ? `The action can do this itself when allowed: ${code}` : '';
 }
 
 const icon = (s: 'error' | 'warning' | 'notice'): string => ({ error: '🔴', warning: '🟠', notice: '🔵' })[s];

@@ -149,6 +149,20 @@ const rows: Row[] = [
     ],
   },
   {
+    name: 'roles could not be read (403): the leak is reported with lower confidence, and the evidence says what is unknown',
+    given: {
+      workloads: [decoy],
+      readErrors: [
+        {
+          what: 'rbac ClusterRole',
+          error: '403 Forbidden: clusterroles.rbac.authorization.k8s.io is forbidden',
+        },
+      ],
+    },
+    expect: { severity: 'error', leaked: true, confidence: 0.6 },
+    evidence: [/^roles could not be read \(403 Forbidden: .*\): who may update these objects is unknown$/],
+  },
+  {
     name: 'the controller found by RBAC holds a fresh leader Lease: shown as evidence',
     given: {
       workloads: [zeta],

@@ -46,6 +46,7 @@ function finding(s: Snapshot, d: Denial, error: string): Finding {
     severity: 'error',
     cause: `admission-denied:${d.via}|${d.webhook ?? ''}|${d.policy ?? ''}|${d.rule ?? ''}|${d.binding ?? ''}`,
     summary: `${source} denies${what} on purpose: “${quote(d.message)}”`,
+    causeSummary: `${source} denies deletes on purpose: “${quote(d.message)}”`,
     evidence: [
       {
         object: `namespace/${s.namespace.name}`,

@@ -66,6 +66,7 @@ function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
       severity: 'notice',
       cause: `builtin-finalizer:${f}|${typesOf(objects).join(',')}|waiting`,
       summary: `${f} on ${holderPhrase(objects)} is waiting, not leaked: ${reasons[0] ?? ''}`,
+      causeSummary: `${f} on ${typesOf(objects).join(', ')} objects is waiting, not leaked`,
       owner: { controller, present: true },
       remedy: {
         commands: [],
@@ -79,6 +80,7 @@ function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
     severity: 'warning',
     cause: `builtin-finalizer:${f}|${typesOf(stuck).join(',')}|stuck`,
     summary: `${f} on ${holderPhrase(stuck)}: nothing visible to wait for; the ${controller} should remove it`,
+    causeSummary: `${f} on ${typesOf(stuck).join(', ')} objects: nothing visible to wait for; the ${controller} should remove it`,
     owner: { controller, present: 'unknown' },
     remedy: {
       commands: [],
@@ -107,6 +109,8 @@ function custom(s: Snapshot, f: string, objects: Leftover[]): Finding {
     severity: parts.severity,
     cause: `finalizer:${f}|${typesOf(objects).join(',')}|${v.kind}${who}`,
     summary: `${f} on ${holderPhrase(objects)}: ${parts.phrase}`,
+    // A deadlock's clue names this namespace's own controller; the shared words leave it out.
+    causeSummary: `${f} on ${typesOf(objects).join(', ')} objects: ${v.kind === 'deadlock' ? 'deadlock: the controller lived in the namespace being deleted and can never remove its finalizer' : parts.phrase}`,
     objects: objects.length,
     evidence: [...holderEvidence(s, f, objects), ...parts.evidence],
     owner: parts.owner,

@@ -53,6 +53,7 @@ function oneGroup(s: Snapshot, key: string, objects: Leftover[]): Finding {
     severity: allWaiting ? 'notice' : 'warning',
     cause: `object-finalizers:${key}`,
     summary: `${subject} (${since})${allWaiting ? ', all legitimately waiting' : ''}`,
+    causeSummary: `${resourceName(first.resource)} objects hold finalizer(s) ${first.meta.finalizers.join(', ')}${allWaiting ? ', all legitimately waiting' : ''}`,
     objects: objects.length,
     evidence: listedEvidence(objects, (l) => objectEvidence(s, l, target.waiting)),
     remedy: allWaiting

@@ -69,12 +69,21 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
     severity,
     cause,
     summary: `pod ${p.name} is not terminating: ${why}`,
+    causeSummary: `pods are not terminating: ${CAUSE_WORDS[cause.split(':')[0]!] ?? why}${node ? ` (node ${node.name})` : ''}`,
     evidence: podEvidence(p, node),
     leaked: false,
     remedy,
     ...(lost && node ? { targets: [lostNodeTarget(p, node)] } : {}),
   };
 }
+
+/** The reasons in words for several pods at once (a shared cause names no pod). */
+const CAUSE_WORDS: Record<string, string> = {
+  'pod-node-gone': 'their node no longer exists, so no kubelet will ever confirm they stopped',
+  'pod-node-not-ready': 'their node is NotReady, so the kubelet cannot confirm they stopped',
+  'pod-overdue': 'they are past their grace period',
+  'pod-long-grace': 'they have a long grace period',
+};
 
 const KUBELET_RISK =
   'its node is Ready, so its kubelet is still stopping the containers: force deletion removes the pod from the API before they are confirmed stopped';
