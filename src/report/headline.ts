@@ -117,7 +117,10 @@ function lastResortBlock(cause: Cause): string {
 
 function causeBlock(cause: Cause, report: RunReport, n: number): string {
   const v = cause.verdict;
-  const parts = [whoLine(cause, report.settings.selector, n), `${icon(v.severity)} ${md(cause.summary, 400)}`];
+  const parts = [
+    whoLine(cause, report.settings.selector, n),
+    `${icon(v.severity)} ${md(cause.summary, 400)}`,
+  ];
   if (cause.command) parts.push(fence(layoutScript(cause.command).slice(0, 8000), 'sh'));
   else if (cause.lookups.length)
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
