@@ -110,23 +110,30 @@ export async function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
   return lists.flat();
 }
 
-/** Roles, ClusterRoles and their bindings in all namespaces: who may update which resources. */
-export async function readRbac(reads: Reads): Promise<Snapshot['rbac']> {
-  const roleKinds = Object.keys(PATHS.roles) as (keyof typeof PATHS.roles)[];
-  const bindingKinds = Object.keys(PATHS.bindings) as (keyof typeof PATHS.bindings)[];
-  const [roles, bindings] = await Promise.all([
-    reads.map(roleKinds, async (kind) =>
-      ((await reads.listRaw(`${READ_AREA.rbac} ${kind}`, PATHS.roles[kind])) ?? []).map((o) =>
-        toRole(o, kind),
-      ),
-    ),
-    reads.map(bindingKinds, async (kind) =>
-      ((await reads.listRaw(`${READ_AREA.rbac} ${kind}`, PATHS.bindings[kind])) ?? []).map((o) =>
-        toBinding(o, kind),
-      ),
-    ),
+/**
+ * Who may update objects in `namespace`: ClusterRoles and ClusterRoleBindings, and the RoleBindings of that namespace
+ * with the Roles they name (a RoleBinding elsewhere grants nothing here).
+ */
+export async function readRbac(reads: Reads, namespace: string): Promise<Snapshot['rbac']> {
+  const list = async (what: string, path: string): Promise<unknown[]> =>
+    (await reads.listRaw(`${READ_AREA.rbac} ${what}`, path)) ?? [];
+  const [clusterRoles, clusterBindings, roleBindings] = await Promise.all([
+    list('ClusterRole', PATHS.clusterRoles),
+    list('ClusterRoleBinding', PATHS.clusterRoleBindings),
+    list('RoleBinding', PATHS.roleBindings(namespace)),
   ]);
-  return { roles: roles.flat(), bindings: bindings.flat() };
+  const bindings = [
+    ...clusterBindings.map((o) => toBinding(o, 'ClusterRoleBinding')),
+    ...roleBindings.map((o) => toBinding(o, 'RoleBinding')),
+  ];
+  const named = [...new Set(bindings.filter((b) => b.role.kind === 'Role').map((b) => b.role.name))].sort();
+  const roles = await reads.map(named, async (name) => {
+    const body = await reads.call(`${READ_AREA.rbac} Role ${name}`, (r) =>
+      r.getRaw(PATHS.role(namespace, name)),
+    );
+    return body === undefined ? [] : [toRole(body, 'Role')];
+  });
+  return { roles: [...clusterRoles.map((o) => toRole(o, 'ClusterRole')), ...roles.flat()], bindings };
 }
 
 /** Leader-election Leases in all namespaces; a server without coordination.k8s.io lists nothing. */

@@ -34,13 +34,11 @@ export const PATHS = {
     StatefulSet: '/apis/apps/v1/statefulsets',
     DaemonSet: '/apis/apps/v1/daemonsets',
   },
-  roles: {
-    ClusterRole: '/apis/rbac.authorization.k8s.io/v1/clusterroles',
-    Role: '/apis/rbac.authorization.k8s.io/v1/roles',
-  },
-  bindings: {
-    ClusterRoleBinding: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
-    RoleBinding: '/apis/rbac.authorization.k8s.io/v1/rolebindings',
-  },
+  clusterRoles: '/apis/rbac.authorization.k8s.io/v1/clusterroles',
+  clusterRoleBindings: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+  roleBindings: (ns: string): string =>
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${seg(ns)}/rolebindings`,
+  role: (ns: string, name: string): string =>
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${seg(ns)}/roles/${seg(name)}`,
   leases: '/apis/coordination.k8s.io/v1/leases',
 } as const;

@@ -71,7 +71,7 @@ export async function takeSnapshot(
     podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
     readCrds(reads, crdsToRead(leftovers)),
     owners ? readWorkloads(reads) : [],
-    owners ? readRbac(reads) : { roles: [], bindings: [] },
+    owners ? readRbac(reads, ns.name) : { roles: [], bindings: [] },
     owners ? readLeases(reads) : [],
   ]);
   return {

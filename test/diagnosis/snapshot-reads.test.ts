@@ -211,8 +211,7 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
       '/apis/coordination.k8s.io/v1/leases',
       '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
       '/apis/rbac.authorization.k8s.io/v1/clusterroles',
-      '/apis/rbac.authorization.k8s.io/v1/rolebindings',
-      '/apis/rbac.authorization.k8s.io/v1/roles',
+      '/apis/rbac.authorization.k8s.io/v1/namespaces/preview-42/rolebindings',
     ]);
     expect(s.crds).toEqual([
       {
