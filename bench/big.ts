@@ -87,7 +87,10 @@ function shapeOf(
 > {
   const inNs = `/namespaces/${namespace}/`;
   const discovery = log.filter((r) => r.path === '/api' || r.path === '/apis');
-  const scan = log.filter((r) => r.path.includes(inNs));
+  // The scan's lists ask for metadata only; other reads in the namespace (its RoleBindings) are cluster reads.
+  const scan = log.filter(
+    (r) => r.path.includes(inNs) && (r.accept ?? '').includes('PartialObjectMetadataList'),
+  );
   const cluster = log.filter((r) => !discovery.includes(r) && !scan.includes(r));
   const pages = tally(scan.map((r) => r.path));
   return {
@@ -108,9 +111,18 @@ function shapeOf(
   };
 }
 
-/** Cluster reads that do not depend on the scan and run beside it (the APIService list). */
+/**
+ * Cluster reads that do not depend on the scan and run beside it: the APIService list, and — when the controller's
+ * conditions already name a custom finalizer — what finds its controller (workloads, RBAC, Leases).
+ */
 export function besideScan(s: OursShape): number {
-  return s.clusterReads.filter(([k]) => k.endsWith('/apiservices')).reduce((a, [, n]) => a + n, 0);
+  const beside = (k: string): boolean =>
+    k.endsWith('/apiservices') ||
+    (s.scanChoice.mode === 'targeted' &&
+      /\/(deployments|statefulsets|daemonsets|leases|clusterroles|clusterrolebindings|rolebindings)$/.test(
+        k,
+      ));
+  return s.clusterReads.filter(([k]) => beside(k)).reduce((a, [, n]) => a + n, 0);
 }
 
 /**

@@ -56,6 +56,8 @@ export async function takeSnapshot(
   ]);
   // Awaited below; until then a failure must not count as unhandled (reads record errors, they do not throw).
   beside.catch(() => undefined);
+  // Custom finalizers the controller already counts mean their controller must be found: start those reads now too.
+  const early = customFinalizersNamed(ns, parsed) ? ownerReads(reads, ns.name) : undefined;
   const scanned = await scan(reads, ns, parsed, {
     mode: opts.scan ?? 'auto',
     now,
@@ -65,14 +67,12 @@ export async function takeSnapshot(
   const discovery = scanned.discovery ?? NO_DISCOVERY;
   const converted = await readConversions(reads, ns.name, parsed, scanned.discovery);
   const leftovers = [...scanned.leftovers, ...converted.leftovers];
-  const owners = needsWorkloads(ns, leftovers);
-  const [[apiServices, webhooks], podsAndNodes, crds, workloads, rbac, leases] = await Promise.all([
+  const owners = early ?? (needsWorkloads(ns, leftovers) ? ownerReads(reads, ns.name) : NO_OWNERS);
+  const [[apiServices, webhooks], podsAndNodes, crds, { workloads, rbac, leases }] = await Promise.all([
     beside,
     podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
     readCrds(reads, crdsToRead(leftovers)),
-    owners ? readWorkloads(reads) : [],
-    owners ? readRbac(reads, ns.name) : { roles: [], bindings: [] },
-    owners ? readLeases(reads) : [],
+    owners,
   ]);
   return {
     takenAt,
@@ -122,6 +122,33 @@ function crdsToRead(leftovers: readonly Leftover[]): string[] {
     .filter((l) => l.meta.finalizers.length > 0 && !isBuiltInGroup(l.resource.group))
     .map((l) => `${l.resource.resource}.${l.resource.group}`);
   return [...new Set(names)];
+}
+
+type OwnerReads = Pick<Snapshot, 'workloads' | 'rbac' | 'leases'>;
+
+const NO_OWNERS: Promise<OwnerReads> = Promise.resolve({
+  workloads: [],
+  rbac: { roles: [], bindings: [] },
+  leases: [],
+});
+
+/** What may tie a finalizer to its controller: workloads, RBAC that grants rights in the namespace, Leases. */
+function ownerReads(reads: Reads, namespace: string): Promise<OwnerReads> {
+  const all = Promise.all([readWorkloads(reads), readRbac(reads, namespace), readLeases(reads)]).then(
+    ([workloads, rbac, leases]) => ({ workloads, rbac, leases }),
+  );
+  all.catch(() => undefined);
+  return all;
+}
+
+/** Whether the namespace or its controller's conditions already name a finalizer that is not Kubernetes' own. */
+function customFinalizersNamed(ns: NamespaceState, parsed: ParsedConditions): boolean {
+  const named = [
+    ...ns.metadataFinalizers,
+    ...ns.specFinalizers,
+    ...(parsed.finalizersRemaining?.counts.map((c) => c.finalizer) ?? []),
+  ];
+  return named.some((f) => !isBuiltInFinalizer(f));
 }
 
 /** Workloads are read only when some finalizer must be matched to a controller. */
