@@ -22,7 +22,7 @@ export type OwnerVerdict =
   | { kind: 'running'; workloads: WorkloadState[]; confidence: number; via: string[] }
   | { kind: 'not-running'; workloads: WorkloadState[]; confidence: number; via: string[] }
   | { kind: 'deadlock'; workloads: WorkloadState[]; clue: string; confidence: number; via: string[] }
-  | { kind: 'absent'; tokens: string[]; confidence: number; via: string[] }
+  | { kind: 'absent'; tokens: string[]; confidence: number; via: string[]; detail: string }
   | { kind: 'unknown'; reason: string; via: string[] };
 
 /** The objects holding a finalizer: their types (for RBAC) and UIDs (for progress). */
@@ -150,8 +150,10 @@ export function findOwner(
       confidence: confidence(outside[0].score),
       via: via(outside),
     };
-  if (orphans.length > 0)
-    return { kind: 'absent', tokens: [...t.primary, ...t.secondary], confidence: 0.85, via: orphans };
+  if (orphans.length > 0) {
+    const tokens = [...t.primary, ...t.secondary];
+    return { kind: 'absent', tokens, confidence: 0.85, via: orphans, detail: orphans[0]! };
+  }
   const clue = deadlockClue(
     s,
     t,
@@ -167,14 +169,19 @@ export function findOwner(
       via: [],
     };
   const rbacUnread = s.readErrors.find((e) => e.what.startsWith(READ_AREA.rbac));
+  const custom = held.types.filter((x) => x.group !== '').map((x) => `${x.resource}.${x.group}`);
   const note = rbacUnread
     ? [`roles could not be read (${rbacUnread.error}): who may update these objects is unknown`]
-    : [];
+    : custom.length
+      ? [`no role bound to a ServiceAccount (Kubernetes' own aside) may update ${custom.join(', ')}`]
+      : [];
+  const tokens = [...t.primary, ...t.secondary];
   return {
     kind: 'absent',
-    tokens: [...t.primary, ...t.secondary],
+    tokens,
     confidence: rbacUnread ? 0.6 : t.primary.length ? 0.8 : 0.6,
     via: note,
+    detail: `no workload mentions ${tokens.join(', ')}`,
   };
 }
 
@@ -215,7 +222,7 @@ export function ownerOf(v: OwnerVerdict, what: string): NonNullable<Finding['own
       return {
         controller: `controller for ${what}`,
         present: false,
-        detail: v.via[0] ?? `no workload mentions ${v.tokens.join(', ')}`,
+        detail: v.detail,
       };
     case 'unknown':
       return { controller: `controller for ${what}`, present: 'unknown', detail: v.reason };

@@ -114,6 +114,9 @@ const rows: Row[] = [
       },
     },
     expect: { severity: 'error', leaked: true },
+    evidence: [
+      /^no role bound to a ServiceAccount \(Kubernetes' own aside\) may update gizmos\.widgets\.dev$/,
+    ],
   },
   {
     name: "Kubernetes' own system: roles are left out",
