@@ -97,6 +97,12 @@ export function renderDetails(t: TargetReport, context: string | undefined, same
   if (labels.length) facts.push(`Labels: ${labels.join(' ')}`);
   const said = conditionWords(t.conditions);
   if (said) facts.push(`The namespace controller says: ${md(said, 800)}`);
+  const unread = t.unread ?? [];
+  if (unread.length) {
+    const shown = unread.slice(0, 3).map((e) => `${code(e.what, 120)} (${md(e.error, 200)})`);
+    const more = unread.length > 3 ? ` and ${unread.length - 3} more in the JSON report` : '';
+    facts.push(`Not read, so unknown to this diagnosis: ${shown.join('; ')}${more}`);
+  }
   const n = t.findings.length;
   return [
     `<details><summary><b>${md(t.name, 80)}</b> — ${n} finding${n === 1 ? '' : 's'}</summary>`,

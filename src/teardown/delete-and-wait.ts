@@ -201,6 +201,7 @@ function applyInspection(report: TargetReport, result: Inspection): void {
   report.findings = result.findings;
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
   if (result.scan) report.scan = result.scan;
+  if (result.unread.length) report.unread = result.unread;
   if (result.plan) report.force = { plan: result.plan, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }

@@ -1,6 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, sightOf, takeSnapshot } from '../diagnosis/index.js';
-import type { EarlierSight, Finding, Leftover, ScanChoice } from '../diagnosis/types.js';
+import type { EarlierSight, Finding, Leftover, ScanChoice, Snapshot } from '../diagnosis/types.js';
 import type { AuditEntry } from '../force/audit.js';
 import { executePlan } from '../force/execute.js';
 import type { Plan } from '../force/plan.js';
@@ -32,6 +32,8 @@ export interface InspectDeps {
   isProtected: (name: string) => boolean;
   /** Diagnose a namespace still Terminating after this long, even if it goes away later. */
   slowAfterMs: number;
+  /** Read errors already warned about in this run (shared by every namespace's inspector). */
+  warned?: Set<string>;
 }
 
 /** What the inspector did for one namespace. */
@@ -44,6 +46,8 @@ export interface Inspection {
   audit: AuditEntry[];
   /** True when a forced write was made (mode `on`), so the outcome of a gone namespace is `forced`. */
   forcedWrites: boolean;
+  /** What the last diagnosis could not read (a 403, a timeout, a type that failed to list). */
+  unread: Snapshot['readErrors'];
 }
 
 /** Read-only: snapshot the namespace and run the rules; the leftovers are what /finalize would leave. */
@@ -51,19 +55,20 @@ async function diagnoseNow(
   deps: InspectDeps,
   ns: NamespaceState,
   earlier: EarlierSight | undefined,
-): Promise<{ findings: Finding[]; leftovers: Leftover[]; scan: ScanChoice; sight: EarlierSight }> {
+): Promise<{
+  findings: Finding[];
+  leftovers: Leftover[];
+  scan: ScanChoice;
+  sight: EarlierSight;
+  unread: Snapshot['readErrors'];
+}> {
   const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now(), earlier });
-  for (const e of snapshot.readErrors.slice(0, LOGGED_FINDINGS))
-    deps.logger.warning(`${ns.name}: could not read ${e.what}: ${e.error}`);
-  if (snapshot.readErrors.length > LOGGED_FINDINGS)
-    deps.logger.warning(
-      `${ns.name}: … and ${snapshot.readErrors.length - LOGGED_FINDINGS} more read error(s), in the report`,
-    );
   return {
     findings: diagnose(snapshot),
     leftovers: snapshot.leftovers,
     scan: snapshot.scan,
     sight: sightOf(snapshot),
+    unread: snapshot.readErrors,
   };
 }
 
@@ -75,7 +80,9 @@ const LOGGED_FINDINGS = 10;
  * gone); `since` is when it started Terminating. Stops when `signal` aborts (the wait ended).
  */
 export class Inspector {
-  readonly result: Inspection = { findings: [], audit: [], forcedWrites: false };
+  readonly result: Inspection = { findings: [], audit: [], forcedWrites: false, unread: [] };
+  /** Read errors already warned about: meeting one again logs it as info, not a warning. */
+  private readonly warned: Set<string>;
   /** The leftovers of the last diagnosis, for the force plan. */
   private leftovers: Leftover[] = [];
   /** What the last diagnosis saw, so the next one can tell finalizers released since. */
@@ -84,16 +91,20 @@ export class Inspector {
   constructor(
     private readonly deps: InspectDeps,
     private readonly since: number,
-  ) {}
+  ) {
+    this.warned = deps.warned ?? new Set();
+  }
 
   /** Diagnose (and log) the namespace now; keeps the findings. */
   async diagnose(ns: NamespaceState, because: string): Promise<Finding[]> {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const { findings, leftovers, scan, sight } = await diagnoseNow(this.deps, ns, this.sight);
+      const { findings, leftovers, scan, sight, unread } = await diagnoseNow(this.deps, ns, this.sight);
       this.leftovers = leftovers;
       this.sight = sight;
+      this.logUnread(ns.name, unread);
+      this.result.unread = unread;
       logger.info(`${ns.name}: diagnosed (${because}): ${findings.length} finding(s), ${scan.mode} scan`);
       for (const f of findings.slice(0, LOGGED_FINDINGS))
         logger.info(`${ns.name}: ${f.severity} ${f.id}: ${f.summary}`);
@@ -106,6 +117,20 @@ export class Inspector {
       logger.warning(`${ns.name}: diagnosis failed: ${messageOf(error)}`);
     }
     return this.result.findings;
+  }
+
+  /** Each read error is a warning once per run (GitHub shows few warnings), then info; the report has them all. */
+  private logUnread(name: string, unread: Snapshot['readErrors']): void {
+    for (const e of unread.slice(0, LOGGED_FINDINGS)) {
+      const line = `${name}: could not read ${e.what}: ${e.error}`;
+      if (this.warned.has(`${e.what}\u0000${e.error}`)) this.deps.logger.info(line);
+      else this.deps.logger.warning(line);
+      this.warned.add(`${e.what}\u0000${e.error}`);
+    }
+    if (unread.length > LOGGED_FINDINGS)
+      this.deps.logger.info(
+        `${name}: … and ${unread.length - LOGGED_FINDINGS} more read error(s), in the report`,
+      );
   }
 
   /** Decide and, in mode `on`, execute the forced changes; dry-run records the plan only. */

@@ -43,6 +43,8 @@ export interface TargetReport {
   diagnosedBecause?: string;
   /** Which namespace scan the diagnosis ran (targeted from the controller's conditions, or full) and why. */
   scan?: ScanChoice;
+  /** What the last diagnosis could not read (403, timeout, a type that failed to list); findings say what it leaves unknown. */
+  unread?: { what: string; error: string }[];
   /** The force plan (when force is not off and force-after was reached) and what was done. */
   force?: { plan: Plan; audit: AuditEntry[] };
   note?: string;

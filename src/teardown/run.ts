@@ -60,6 +60,7 @@ export async function runTeardown(
     force: settings.force,
     isProtected: (name) => isProtected(settings, name),
     slowAfterMs: deps.slowAfterMs ?? Math.min(SLOW_AFTER_MS, settings.timeoutMs / 2),
+    warned: new Set(),
   };
   const { targets, error } = await deleteAndWait(
     settings,

@@ -92,7 +92,7 @@ describe('a CRD whose conversion webhook is gone', () => {
     const s = conversionGone({ controller: FAST, count: 3 });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
+    const { report, log } = await runEngine(kubeconfig, {
       namespaces: s.namespace,
       timeout: '3s',
       'fail-on': 'stuck',
@@ -106,6 +106,19 @@ describe('a CRD whose conversion webhook is gone', () => {
     );
     const fix = v.remedy.commands[0]!;
     expect(fix).toBe('kubectl delete gadgets.v1beta1.conv.example.com --all -n preview-1 --wait=false');
+    // What could not be read is said, in the details and the report, and warned about once per run.
+    expect(t.unread).toEqual([
+      {
+        what: 'list gadgets.conv.example.com',
+        error: expect.stringContaining('conversion webhook for') as unknown as string,
+      },
+    ]);
+    expect(plain(renderSummary(report))).toMatch(
+      /Not read, so unknown to this diagnosis: <code>list gadgets\.conv\.example\.com<\/code> \(500: conversion webhook for/,
+    );
+    expect(log.filter((l) => l.startsWith('warning: preview-1: could not read list gadgets'))).toHaveLength(
+      1,
+    );
     if (!KUBECTL) return;
     const pasted = await paste(kubeconfig, fix);
     expect(pasted.out).toContain('deleted');
