@@ -27,6 +27,8 @@ export interface SnapshotOptions {
   scan?: 'auto' | 'full';
   /** How long after a deletion the namespace controller makes its first pass (default 5 s, as upstream). */
   controllerFirstPassMs?: number;
+  /** Read the webhooks even when no condition names a refused delete (a pre-mortem of an Active namespace). */
+  webhooks?: boolean;
 }
 
 const NO_DISCOVERY: Discovery = { resources: [], failed: [], mode: 'legacy' };
@@ -47,7 +49,7 @@ export async function takeSnapshot(
   // The reads that do not depend on what the scan finds run beside it, not after it: one round trip less.
   const beside = Promise.all([
     readApiServices(reads),
-    parsed.contentFailure ? readWebhooks(reads) : Promise.resolve([]),
+    parsed.contentFailure || opts.webhooks ? readWebhooks(reads) : Promise.resolve([]),
   ]);
   // Awaited below; until then a failure must not count as unhandled (reads record errors, they do not throw).
   beside.catch(() => undefined);

@@ -24,8 +24,13 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     });
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('forced');
-    // The finalizer step is skipped without a write (the CR was never marked); only /finalize writes.
-    expect(writeLines(cluster, s.namespace)).toEqual(['PUT /api/v1/namespaces/preview-1/finalize 200']);
+    // The webhook refused the custom-resources phase's DELETE too; the finalizer step is skipped without a write
+    // (the CR was never marked); only /finalize writes.
+    expect(writeLines(cluster, s.namespace)).toEqual([
+      'DELETE /apis/kiali.io/v1alpha1/namespaces/preview-1/kialis/kiali 500',
+      'PUT /api/v1/namespaces/preview-1/finalize 200',
+    ]);
+    expect(t.customResources!.objects[0]!.left).toMatchObject({ reason: 'delete-refused' });
     expect(t.force!.audit.map((a) => `${a.object} ${a.field}: ${a.result}`)).toEqual([
       'kialis.kiali.io/kiali metadata.finalizers: skipped: not being deleted yet',
       'namespace/preview-1 spec.finalizers: finalized',

@@ -29,11 +29,13 @@ describe('forcing over real HTTPS', () => {
     expect(report.result).toBe('forced');
     expect(cluster.namespace(s.namespace)).toBeUndefined();
     const w = writes(cluster, s.namespace);
+    // The custom resource was deleted first (its controller is absent, so nothing waited), then forced.
     expect(w.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'DELETE /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 200',
       'PATCH /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 200',
     ]);
-    expect(w[0]!.contentType).toBe('application/merge-patch+json');
-    expect(w[0]!.body).toMatchObject({ metadata: { finalizers: [] } });
+    expect(w[1]!.contentType).toBe('application/merge-patch+json');
+    expect(w[1]!.body).toMatchObject({ metadata: { finalizers: [] } });
     expect(t.force!.audit).toMatchObject([KIALI_REMOVED]);
     // fail-on: leaked fails when forcing was needed: the leak is the bug to fix in the chart.
     expect(report.failures.join('\n')).toMatch(/forcing was needed for: istio-system/);
@@ -72,6 +74,7 @@ describe('forcing over real HTTPS', () => {
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('forced');
     expect(writes(cluster, s.namespace).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'DELETE /apis/kiali.io/v1alpha1/namespaces/preview-1/kialis/kiali 200',
       'PUT /api/v1/namespaces/preview-1/finalize 200',
     ]);
     const step = t.force!.plan.steps.find((x) => x.kind === 'namespace-finalize');
@@ -118,14 +121,17 @@ describe('forcing over real HTTPS', () => {
     expect(cluster.get(GVR.kialis, s.namespace, 'kiali').metadata.finalizers).toEqual(['kiali.io/finalizer']);
   });
 
-  test('a pattern that matches nothing writes nothing', async () => {
+  test('a pattern that matches nothing forces nothing', async () => {
     const s = kialiStuck({ controller: FAST });
     const { report } = await run(s, {
       'force-finalizers': 'example.com/*',
     });
     expect(target(report, s.namespace).outcome).toBe('stuck');
     expect(target(report, s.namespace).force!.plan.decision).toBe('nothing-allowed');
-    expect(writes(cluster, s.namespace)).toEqual([]);
+    // Only the custom-resources phase's DELETE, before the namespace's.
+    expect(writes(cluster, s.namespace).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'DELETE /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 200',
+    ]);
   });
 
   test('pvc-protection with a pod still using the claim is never removed by a wildcard', async () => {
@@ -186,6 +192,7 @@ describe('forcing over real HTTPS', () => {
     expect(target(report, s.namespace).outcome).toBe('forced');
     const patches = writes(cluster, s.namespace).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(patches).toEqual([
+      'DELETE /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 200',
       'PATCH /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 409',
       'PATCH /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 200',
     ]);
