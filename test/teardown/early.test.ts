@@ -5,7 +5,7 @@ import { waitDecision } from '../../src/teardown/cr-decide.js';
 import type { EarlyObject, Prediction } from '../../src/teardown/early-report.js';
 import { summarizeTypes } from '../../src/teardown/early-summary.js';
 import type { TargetReport } from '../../src/teardown/outcome.js';
-import { deletesPodsFirst, predict } from '../../src/teardown/predict.js';
+import { deletesPodsFirst, predict, type PredictContext } from '../../src/teardown/predict.js';
 import { settle } from '../../src/teardown/settle.js';
 import {
   CONFIGMAPS,
@@ -133,8 +133,8 @@ describe('whether to wait for a custom resource', () => {
 });
 
 describe('the pre-mortem', () => {
-  const ctx = { order: 'custom-resources-first' as const, podsFirst: true as const };
-  const run = (s: Snapshot, c = ctx): Prediction[] => predict(s, diagnose(s), c);
+  const ctx: PredictContext = { order: 'custom-resources-first', podsFirst: true };
+  const run = (s: Snapshot, c: PredictContext = ctx): Prediction[] => predict(s, diagnose(s), c);
 
   test('an absent controller: a certain leak, with the objects as evidence', () => {
     const p = run(snap({ leftovers: [widget('a'), widget('b')] }));
