@@ -11,6 +11,7 @@ import { parseArgs, USAGE } from './args.js';
 import { runBig } from './big.js';
 import { machine } from './machine.js';
 import { runMany } from './many.js';
+import { runOperator } from './operator.js';
 import { runReal } from './real.js';
 import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
@@ -53,6 +54,7 @@ async function main(): Promise<number> {
     const many = await runMany(remote, options, log);
     const startup = await runStartup(ROOT, options.sizes.startupReps, log);
     const real = await runReal(remote, options, ROOT, log);
+    const operator = await runOperator(options, log);
     const f = figures(big, many, startup);
     const list = [...targets(f, big, many, startup), ...realTargets(real)];
     const markdown = renderMarkdown({
@@ -66,7 +68,7 @@ async function main(): Promise<number> {
       totalMs: performance.now() - started,
     });
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${markdown.trimEnd()}\n\n${renderReal(real)}`);
+    writeFileSync(out, `${markdown.trimEnd()}\n\n${renderReal(real).trimEnd()}\n\n${operator}\n`);
     for (const t of list)
       log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
     log(`wrote ${out}`);
