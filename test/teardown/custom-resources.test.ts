@@ -1,4 +1,9 @@
 import { FakeCluster, type KubeVersion } from '../fake/index.js';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createKube } from '../../src/kube/client.js';
+import { readSettings } from '../../src/settings/settings.js';
+import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
+import { runTeardown } from '../../src/teardown/run.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'widgets.acme.io', version: 'v1', resource: 'widgets' };
@@ -282,5 +287,36 @@ describe('contrast and neighbours', () => {
     expect(report.targets.find((t) => t.name === 'platform')).toMatchObject({ outcome: 'refused' });
     expect(cluster.requests.filter((r) => r.method === 'DELETE' && r.path.includes('/platform'))).toEqual([]);
     expect(cluster.get(WIDGETS, 'platform', 'held')!.metadata.deletionTimestamp).toBeUndefined();
+  });
+
+  test('cancelled during the wait: no namespace DELETE is sent, and the report says what was left', async () => {
+    cluster = setUp({ inside: ['pr-1'], delayMs: 10_000 });
+    const { kubeconfig } = await cluster.start();
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig);
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 1_000);
+    const kube = createKube(kc);
+    const settings = readSettings((n) => ({ namespaces: 'pr-1', timeout: '20s' })[n] ?? '');
+    const report = await runTeardown(
+      settings,
+      { kube, logger: new RecordingLogger(), clock: systemClock, signal: cancel.signal, progressMs: 500 },
+      {},
+    );
+    await kube.close();
+    expect(report.cancelled).toBe(true);
+    expect(report.targets[0]).toMatchObject({
+      outcome: 'active',
+      note: 'the run was cancelled before the delete request',
+    });
+    expect(report.targets[0]!.customResources!.objects.map((o) => o.left?.reason)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
+    expect(
+      cluster.requests.filter((r) => r.method === 'DELETE' && r.path === '/api/v1/namespaces/pr-1'),
+    ).toEqual([]);
+    expect(cluster.namespace('pr-1')!.metadata.deletionTimestamp).toBeUndefined();
   });
 });
