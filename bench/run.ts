@@ -12,6 +12,7 @@ import { runBig } from './big.js';
 import { forcingTargets, renderForcing, runForcing } from './forcing.js';
 import { machine } from './machine.js';
 import { runMany } from './many.js';
+import { runOperator } from './operator.js';
 import { runReal } from './real.js';
 import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
     const startup = await runStartup(ROOT, options.sizes.startupReps, log);
     const forcing = await runForcing(remote, options, log);
     const real = await runReal(remote, options, ROOT, log);
+    const operator = await runOperator(options, log);
     const f = figures(big, many, startup);
     const list = [...targets(f, big, many, startup), ...forcingTargets(forcing), ...realTargets(real)];
     const markdown = renderMarkdown({
@@ -68,7 +70,17 @@ async function main(): Promise<number> {
       totalMs: performance.now() - started,
     });
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${markdown.trimEnd()}\n\n${renderReal(real)}\n\n${renderForcing(forcing)}`);
+    writeFileSync(
+      out,
+      `${markdown.trimEnd()}
+
+${renderReal(real).trimEnd()}
+
+${renderForcing(forcing).trimEnd()}
+
+${operator}
+`,
+    );
     for (const t of list)
       log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
     log(`wrote ${out}`);

@@ -5,7 +5,7 @@ import { CONTROLLER_WORDS, mentions, nameScore, ownerTokens, type Tokens } from 
 import { READ_AREA } from './paths.js';
 import { grantsFor } from './rbac.js';
 import { objectRef, secondsBetween } from './refs.js';
-import type { Finding, Snapshot, WorkloadState } from './types.js';
+import type { Finding, Leftover, Snapshot, WorkloadState } from './types.js';
 
 export { ownerTokens } from './owner-names.js';
 
@@ -29,6 +29,14 @@ export type OwnerVerdict =
 export interface Holders {
   types: readonly { group: string; resource: string }[];
   uids: readonly string[];
+}
+
+/** The Holders of a finalizer, from the leftovers that hold it. */
+export function heldBy(objects: readonly Leftover[]): Holders {
+  const types = [
+    ...new Map(objects.map((l) => [`${l.resource.resource}.${l.resource.group}`, l.resource])).values(),
+  ];
+  return { types, uids: objects.map((l) => l.meta.uid) };
 }
 
 interface Candidate {

@@ -32,6 +32,8 @@ export interface SnapshotOptions {
   controllerFirstPassMs?: number;
   /** What an earlier diagnosis of this namespace saw (`sightOf` it), so finalizers released since count as progress. */
   earlier?: EarlierSight;
+  /** Read the webhooks even when no condition names a refused delete (a pre-mortem of an Active namespace). */
+  webhooks?: boolean;
 }
 
 const NO_DISCOVERY: Discovery = { resources: [], failed: [], mode: 'legacy' };
@@ -52,7 +54,7 @@ export async function takeSnapshot(
   // The reads that do not depend on what the scan finds run beside it, not after it: one round trip less.
   const beside = Promise.all([
     readApiServices(reads),
-    parsed.contentFailure ? readWebhooks(reads) : Promise.resolve([]),
+    parsed.contentFailure || opts.webhooks ? readWebhooks(reads) : Promise.resolve([]),
   ]);
   // Awaited below; until then a failure must not count as unhandled (reads record errors, they do not throw).
   beside.catch(() => undefined);

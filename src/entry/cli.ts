@@ -25,6 +25,8 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --context NAME               kubeconfig context
   --no-delete                  only watch namespaces someone else deleted
   --timeout DURATION           e.g. 90s, 5m (default 5m)
+  --teardown-order ORDER       custom-resources-first | namespace (default custom-resources-first)
+  --custom-resources-timeout DURATION  share of the timeout for custom resources (default half)
   --protected-namespaces LIST  extra names or globs never touched
   --fail-on MODE               leaked | stuck | never (default leaked)
   --force MODE                 off | dry-run | on (default off)
@@ -81,6 +83,8 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
         context: { type: 'string' },
         'no-delete': { type: 'boolean' },
         timeout: { type: 'string' },
+        'teardown-order': { type: 'string' },
+        'custom-resources-timeout': { type: 'string' },
         'protected-namespaces': { type: 'string' },
         'fail-on': { type: 'string' },
         force: { type: 'string' },

@@ -10,7 +10,7 @@ import { discover } from './discovery.js';
 import { getNamespace, getRaw, listMetadata, listNamespaces, listRaw } from './reads.js';
 import { Transport, type TransportSettings } from './transport.js';
 import { Watches } from './watch.js';
-import { deleteNamespace, deletePod, finalizeNamespace, patchFinalizers } from './writes.js';
+import { deleteNamespace, deleteObject, deletePod, finalizeNamespace, patchFinalizers } from './writes.js';
 
 /** Options of `createKube`. All optional; the defaults suit the action. */
 export interface KubeClientOptions {
@@ -68,6 +68,9 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     getRaw: (path) => getRaw(t, path),
     patchFinalizers: (res, namespace, name, guard, finalizers) =>
       patchFinalizers(t, res, namespace, name, guard, finalizers),
+    deleteObject: (res, namespace, name, guard) => deleteObject(t, res, namespace, name, guard),
+    watchObjects: (res, namespace, resourceVersion, onEvent) =>
+      watches.watchObjects(res, namespace, resourceVersion, onEvent),
     deletePod: (namespace, name, uid) => deletePod(t, namespace, name, uid),
     finalizeNamespace: (name, guard, specFinalizers) => finalizeNamespace(t, name, guard, specFinalizers),
     cost: () => t.cost(),

@@ -1,5 +1,5 @@
 /** Pure mapping of API JSON to the port's types; tolerant of missing or mistyped fields. */
-import type { Condition, NamespaceEvent, NamespaceState, ObjectMeta, OwnerRef } from './port.js';
+import type { Condition, NamespaceEvent, NamespaceState, ObjectEvent, ObjectMeta, OwnerRef } from './port.js';
 
 /** A JSON object. */
 export type Obj = Record<string, unknown>;
@@ -113,18 +113,35 @@ export function continueOf(list: Obj): string | undefined {
 export function parseWatchLine(line: string): NamespaceEvent | undefined {
   const e = rec(parseJson(line));
   const type = e.type;
+  if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
+    return { type, namespace: mapNamespace(e.object) };
+  return parseOtherEvent(e);
+}
+
+/** One line of a metadata-only watch stream to an ObjectEvent; undefined for lines that are not events. */
+export function parseObjectWatchLine(line: string): ObjectEvent | undefined {
+  const e = rec(parseJson(line));
+  const type = e.type;
+  if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
+    return { type, object: mapMeta(e.object) };
+  return parseOtherEvent(e);
+}
+
+/** BOOKMARK and ERROR events, alike on every watch. */
+function parseOtherEvent(
+  e: Obj,
+):
+  | { type: 'BOOKMARK'; resourceVersion: string }
+  | { type: 'ERROR'; code: number; reason?: string; message: string }
+  | undefined {
   const object = rec(e.object);
-  switch (type) {
-    case 'ADDED':
-    case 'MODIFIED':
-    case 'DELETED':
-      return { type, namespace: mapNamespace(object) };
+  switch (e.type) {
     case 'BOOKMARK':
-      return { type, resourceVersion: str(rec(object.metadata).resourceVersion) ?? '' };
+      return { type: 'BOOKMARK', resourceVersion: str(rec(object.metadata).resourceVersion) ?? '' };
     case 'ERROR': {
       const reason = str(object.reason);
       return {
-        type,
+        type: 'ERROR',
         code: typeof object.code === 'number' ? object.code : 500,
         ...(reason ? { reason } : {}),
         message: str(object.message) ?? 'watch error',

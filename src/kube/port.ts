@@ -78,11 +78,19 @@ export interface Discovery {
 export interface MetaPage {
   items: ObjectMeta[];
   continue?: string;
+  /** The list's resourceVersion, from which a watch sees every later change. */
+  resourceVersion?: string;
 }
 
 /** A watch event on a single namespace. */
 export type NamespaceEvent =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; namespace: NamespaceState }
+  | { type: 'BOOKMARK'; resourceVersion: string }
+  | { type: 'ERROR'; code: number; reason?: string; message: string };
+
+/** A watch event on the objects of one resource type in one namespace (metadata only). */
+export type ObjectEvent =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: ObjectMeta }
   | { type: 'BOOKMARK'; resourceVersion: string }
   | { type: 'ERROR'; code: number; reason?: string; message: string };
 
@@ -158,6 +166,23 @@ export interface Kube extends KubeReader {
     guard: { uid: string; resourceVersion: string },
     finalizers: string[],
   ): Promise<'patched' | 'gone'>;
+  /**
+   * DELETE one namespaced object with Background propagation and a UID precondition (the object's controller and
+   * finalizers then run as usual). Missing = 'gone'.
+   */
+  deleteObject(
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+    namespace: string,
+    name: string,
+    guard: { uid: string },
+  ): Promise<'requested' | 'gone'>;
+  /** Watch the objects of one type in one namespace, metadata only, from `resourceVersion`. */
+  watchObjects(
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+    namespace: string,
+    resourceVersion: string,
+    onEvent: (e: ObjectEvent) => void,
+  ): Promise<WatchHandle>;
   /** DELETE a pod with `gracePeriodSeconds: 0` and a UID precondition. Missing = 'gone'. */
   deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'gone'>;
   /** PUT /api/v1/namespaces/NAME/finalize with the given spec.finalizers, guarded by uid + resourceVersion. */

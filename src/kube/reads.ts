@@ -1,6 +1,6 @@
 /** The GETs of the port: namespaces, metadata-only lists, and raw objects for the diagnosis. */
 import { KubeError, type ApiResource, type MetaPage, type NamespaceState } from './port.js';
-import { arr, continueOf, mapMeta, mapNamespace, rec } from './map.js';
+import { arr, continueOf, mapMeta, mapNamespace, rec, str } from './map.js';
 import { describePath, enc, resourceName, resourcePath, splitPath } from './paths.js';
 import { JSON_TYPE, METADATA_LIST_TYPE } from './request.js';
 import type { Transport } from './transport.js';
@@ -69,7 +69,12 @@ export async function listMetadata(
     }),
   );
   const cont = continueOf(list);
-  return { items: arr(list.items).map(mapMeta), ...(cont ? { continue: cont } : {}) };
+  const rv = str(rec(list.metadata).resourceVersion);
+  return {
+    items: arr(list.items).map(mapMeta),
+    ...(cont ? { continue: cont } : {}),
+    ...(rv ? { resourceVersion: rv } : {}),
+  };
 }
 
 /** One page of full objects at an API path (which may carry its own query). */

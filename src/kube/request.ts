@@ -31,6 +31,8 @@ export interface Res {
 export const JSON_TYPE = 'application/json';
 /** Asks for a metadata-only list (PartialObjectMetadataList). */
 export const METADATA_LIST_TYPE = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+/** Asks for metadata-only objects (PartialObjectMetadata), as on a metadata watch. */
+export const METADATA_TYPE = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 /** Asks for aggregated discovery (apidiscovery.k8s.io/v2). */
 export const AGGREGATED_DISCOVERY_TYPE =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

@@ -1,21 +1,31 @@
-/** The namespace watch: one streaming GET per watch, read line by line into NamespaceEvents. */
-import { KubeError, type NamespaceEvent, type WatchHandle } from './port.js';
+/** Watches: one streaming GET per watch, read line by line into events (a namespace, or one type's objects). */
+import {
+  KubeError,
+  type ApiResource,
+  type NamespaceEvent,
+  type ObjectEvent,
+  type WatchHandle,
+} from './port.js';
 import { causeDetail, networkCode, statusError } from './http-errors.js';
-import { parseWatchLine } from './map.js';
-import type { Req } from './request.js';
+import { parseObjectWatchLine, parseWatchLine } from './map.js';
+import { resourceName, resourcePath } from './paths.js';
+import { METADATA_TYPE, type Req } from './request.js';
 import type { Transport } from './transport.js';
 
-type OnEvent = (e: NamespaceEvent) => void;
+type ErrorEvent = { type: 'ERROR'; code: number; reason?: string; message: string };
 type Outcome = { error?: Error };
 type StreamState = { stopped: boolean; expired: boolean; callbackError: unknown };
 
 /** What one running watch needs to know to read its stream and explain how it ended. */
 interface Stream {
-  name: string;
+  /** For messages: `namespace "pr-1"`, `widgets.example.com in namespace "pr-1"`. */
+  what: string;
+  /** For errors: the watched resource, e.g. `namespaces`. */
+  resource: string;
   timeoutSeconds: number;
   transport: Transport;
   controller: AbortController;
-  onEvent: OnEvent;
+  onLine: (line: string) => void;
   /** Called once the stream has ended, however it ended. */
   onEnd: () => void;
 }
@@ -30,31 +40,66 @@ export class Watches {
   ) {}
 
   /** Watch one namespace by `metadata.name` field selector from `resourceVersion`. */
-  async watchNamespace(name: string, resourceVersion: string, onEvent: OnEvent): Promise<WatchHandle> {
-    const controller = new AbortController();
+  watchNamespace(
+    name: string,
+    resourceVersion: string,
+    onEvent: (e: NamespaceEvent) => void,
+  ): Promise<WatchHandle> {
     const req: Req = {
       method: 'GET',
       path: '/api/v1/namespaces',
-      query: {
-        fieldSelector: `metadata.name=${name}`,
-        watch: 1,
-        resourceVersion,
-        allowWatchBookmarks: 'true',
-        timeoutSeconds: this.timeoutSeconds,
-      },
+      query: { fieldSelector: `metadata.name=${name}`, ...this.query(resourceVersion) },
       verb: 'watch',
       resource: 'namespaces',
     };
+    return this.start(req, `namespace "${name}"`, onEvent, (line) => parseWatchLine(line));
+  }
+
+  /** Watch the objects of one type in one namespace, metadata only (PartialObjectMetadata), from `resourceVersion`. */
+  watchObjects(
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+    namespace: string,
+    resourceVersion: string,
+    onEvent: (e: ObjectEvent) => void,
+  ): Promise<WatchHandle> {
+    const req: Req = {
+      method: 'GET',
+      path: resourcePath(res, namespace),
+      query: this.query(resourceVersion),
+      accept: METADATA_TYPE,
+      verb: 'watch',
+      resource: resourceName(res),
+    };
+    const what = `${resourceName(res)} in namespace "${namespace}"`;
+    return this.start(req, what, onEvent, (line) => parseObjectWatchLine(line));
+  }
+
+  private query(resourceVersion: string): Req['query'] {
+    return { watch: 1, resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: this.timeoutSeconds };
+  }
+
+  private async start<E>(
+    req: Req,
+    what: string,
+    onEvent: (e: E) => void,
+    parse: (line: string) => E | undefined,
+  ): Promise<WatchHandle> {
+    const controller = new AbortController();
     const res = await this.transport.perform(req, controller);
     // An expired resourceVersion rejected before the stream started: report it like the in-stream ERROR event.
-    if (res.status === 410) return expiredHandle(statusError(res, req), onEvent);
+    if (res.status === 410) return expiredHandle(statusError(res, req), onEvent as (e: ErrorEvent) => void);
     if (res.status !== 200) throw statusError(res, req);
     const body = res.response.body.stream();
     if (!body) throw new KubeError('the watch response has no body', res.status, 'UnexpectedServerResponse');
-    const token = Symbol(name);
+    const token = Symbol(what);
     const { transport, timeoutSeconds } = this;
     const onEnd = (): boolean => this.running.delete(token);
-    const handle = follow(body, { name, timeoutSeconds, transport, controller, onEvent, onEnd });
+    const onLine = (line: string): void => {
+      const event = parse(line);
+      if (event) onEvent(event);
+    };
+    const resource = req.resource ?? '';
+    const handle = follow(body, { what, resource, timeoutSeconds, transport, controller, onLine, onEnd });
     this.running.set(token, handle);
     return handle;
   }
@@ -68,7 +113,7 @@ export class Watches {
   }
 }
 
-function expiredHandle(err: KubeError, onEvent: OnEvent): WatchHandle {
+function expiredHandle(err: KubeError, onEvent: (e: ErrorEvent) => void): WatchHandle {
   return {
     stop: () => undefined,
     done: Promise.resolve().then(() => {
@@ -108,17 +153,16 @@ async function consume(
   w: Stream,
 ): Promise<Outcome> {
   const dispatch = (line: string): void => {
-    const event = parseWatchLine(line);
-    if (!event || state.stopped) return;
+    if (state.stopped) return;
     try {
-      w.onEvent(event);
+      w.onLine(line);
     } catch (err) {
       state.callbackError = err;
       throw err;
     }
   };
   try {
-    await readLines(reader, dispatch, (n) => w.transport.countBytes(n));
+    await readLines(reader, dispatch, (n) => w.transport.countBytes(n), w.resource);
     return {};
   } catch (err) {
     return endedBy(err, state, w);
@@ -137,6 +181,7 @@ async function readLines(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   onLine: (line: string) => void,
   countBytes: (n: number) => void,
+  resource: string,
 ): Promise<void> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -158,7 +203,7 @@ async function readLines(
         0,
         'LineTooLong',
         'watch',
-        'namespaces',
+        resource,
       );
     }
   }
@@ -177,22 +222,22 @@ function endedBy(err: unknown, state: StreamState, w: Stream): Outcome {
   if (state.expired) {
     return {
       error: new KubeError(
-        `the watch on namespace "${w.name}" did not end after ${w.timeoutSeconds + 30} s; the connection to ${server} is probably dead`,
+        `the watch on ${w.what} did not end after ${w.timeoutSeconds + 30} s; the connection to ${server} is probably dead`,
         0,
         'ETIMEDOUT',
         'watch',
-        'namespaces',
+        w.resource,
       ),
     };
   }
   const code = networkCode(err);
   return {
     error: new KubeError(
-      `the watch on namespace "${w.name}" at ${server} was interrupted: ${causeDetail(err, code)}`,
+      `the watch on ${w.what} at ${server} was interrupted: ${causeDetail(err, code)}`,
       0,
       code,
       'watch',
-      'namespaces',
+      w.resource,
     ),
   };
 }

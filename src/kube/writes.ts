@@ -1,4 +1,4 @@
-/** The writes of the port: DELETE of a namespace or a pod, the finalizer patch, and the `/finalize` PUT. */
+/** The writes of the port: DELETE of a namespace, a pod or one namespaced object, the finalizer patch, and the `/finalize` PUT. */
 import { KubeError, type ApiResource } from './port.js';
 import { statusError } from './http-errors.js';
 import { rec, str, type Obj } from './map.js';
@@ -35,6 +35,29 @@ export async function deleteNamespace(
     body,
     verb: 'delete',
     resource: 'namespaces',
+  };
+  return write(t, req, 'requested');
+}
+
+/** DELETE one namespaced object with Background propagation, only if it still has `uid`. */
+export async function deleteObject(
+  t: Transport,
+  res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+  namespace: string,
+  name: string,
+  guard: { uid: string },
+): Promise<'requested' | 'gone'> {
+  const req: Req = {
+    method: 'DELETE',
+    path: `${resourcePath(res, namespace)}/${enc(name)}`,
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Background',
+      preconditions: { uid: guard.uid },
+    },
+    verb: 'delete',
+    resource: resourceName(res),
   };
   return write(t, req, 'requested');
 }

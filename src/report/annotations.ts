@@ -5,6 +5,7 @@ import { causesOf, verdictOf } from './causes.js';
 import { fixCommand, oneLineScript, withContext } from './commands.js';
 import { safeLog, truncate } from './escape.js';
 import { resolvedByForce } from './force.js';
+import { predictionNotices } from './predictions.js';
 
 export type Level = 'error' | 'warning' | 'notice';
 
@@ -135,7 +136,11 @@ export function planAnnotations(
   opts: { failureLine?: boolean } = { failureLine: report.failures.length > 0 },
 ): { emit: Annotation[]; overflow: number } {
   const reserved = opts.failureLine ? 1 : 0;
-  const all = [...blockers(report, PER_LEVEL_LIMIT - reserved), ...others(report)];
+  const all = [
+    ...blockers(report, PER_LEVEL_LIMIT - reserved),
+    ...others(report),
+    ...predictionNotices(report),
+  ];
   const used: Record<Level, number> = { error: reserved, warning: 0, notice: 0 };
   let total = reserved;
   const emit = all.filter((a) => {

@@ -7,6 +7,8 @@ import { renderDetails } from './findings.js';
 import { renderForce } from './force.js';
 import { renderFixFirst, renderHeadline } from './headline.js';
 import { renderSweep } from './sweep.js';
+import { renderCustomResources } from './early.js';
+import { renderPredictions } from './predictions.js';
 import { ownerLabels } from './owners.js';
 import { conditionWords } from './words.js';
 
@@ -129,6 +131,7 @@ export function renderSummary(
   const context = report.context.cluster?.context;
   const b = new Budget((opts.limit ?? SUMMARY_LIMIT) - 2_000);
   b.add(renderHeadline(report));
+  if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
   const present = report.targets.filter((t) => !GONE.has(t.outcome) && t.outcome !== 'forced');
   const numbers = causeNumbers(report);
@@ -141,6 +144,7 @@ export function renderSummary(
     );
   }
   if (!b.add(renderSweep(report))) b.cut.push('the sweep section');
+  if (!b.add(renderCustomResources(report))) b.cut.push('the custom resources section');
   const forcing = report.targets.filter((t) => t.force && t.force.plan.mode !== 'off');
   if (forcing.length) b.add('### Forcing');
   for (const t of forcing)

@@ -7,6 +7,8 @@ export const Inputs = {
   context: 'context',
   delete: 'delete',
   timeout: 'timeout',
+  teardownOrder: 'teardown-order',
+  customResourcesTimeout: 'custom-resources-timeout',
   protectedNamespaces: 'protected-namespaces',
   failOn: 'fail-on',
   force: 'force',

@@ -1,6 +1,6 @@
 /** Inputs → one frozen, typed Settings, validated before any cluster call. Pure. */
 import { validateForcePolicy, type ForcePolicy } from '../force/policy.js';
-import { parseDuration } from '../shared/duration.js';
+import { formatDuration, parseDuration } from '../shared/duration.js';
 import { ConfigError } from '../shared/errors.js';
 import { compileGlob, globProblem } from '../shared/glob.js';
 import { readSweep } from '../sweep/settings.js';
@@ -17,6 +17,10 @@ export const FAIL_ON = ['leaked', 'stuck', 'never'] as const;
 export const DEFAULT_FORCE_AFTER_MS = 60_000;
 export type FailOn = (typeof FAIL_ON)[number];
 
+/** `custom-resources-first` deletes a target's custom resources and lets their controllers finish first. */
+export const TEARDOWN_ORDERS = ['custom-resources-first', 'namespace'] as const;
+export type TeardownOrder = (typeof TEARDOWN_ORDERS)[number];
+
 /** Everything the engine needs to know from the user. */
 export interface Settings {
   readonly namespaces: readonly string[];
@@ -25,6 +29,10 @@ export interface Settings {
   readonly context: string | undefined;
   readonly delete: boolean;
   readonly timeoutMs: number;
+  /** What goes first: the custom resources (their controllers still running), or the namespace at once. */
+  readonly teardownOrder: TeardownOrder;
+  /** The longest wait for custom resources before the namespace DELETE: its share of `timeoutMs`. */
+  readonly customResourcesTimeoutMs: number;
   /** Built-in names plus the user's names and globs. */
   readonly protectedPatterns: readonly string[];
   readonly failOn: FailOn;
@@ -116,6 +124,30 @@ function readProtected(read: InputReader): string[] {
   return [...BUILT_IN_PROTECTED, ...extra];
 }
 
+function readTeardownOrder(read: InputReader): TeardownOrder {
+  const raw = read(Inputs.teardownOrder).trim() || 'custom-resources-first';
+  if (!(TEARDOWN_ORDERS as readonly string[]).includes(raw)) {
+    throw new ConfigError(
+      `Input "teardown-order" is "${raw}"; allowed: ${TEARDOWN_ORDERS.join(', ')}.`,
+      Inputs.teardownOrder,
+    );
+  }
+  return raw as TeardownOrder;
+}
+
+/** The custom resources' share of the timeout: as given (at most `timeout`), else half of it. */
+function readCustomResourcesTimeout(read: InputReader, timeoutMs: number): number {
+  if (!read(Inputs.customResourcesTimeout).trim()) return Math.floor(timeoutMs / 2);
+  const ms = readDuration(read, Inputs.customResourcesTimeout, '0s', true);
+  if (ms > timeoutMs) {
+    throw new ConfigError(
+      `Input "custom-resources-timeout" is "${read(Inputs.customResourcesTimeout).trim()}"; at most "timeout" (${formatDuration(timeoutMs)}) is allowed: it is a share of it.`,
+      Inputs.customResourcesTimeout,
+    );
+  }
+  return ms;
+}
+
 function readFailOn(read: InputReader): FailOn {
   const raw = read(Inputs.failOn).trim() || 'leaked';
   if (!(FAIL_ON as readonly string[]).includes(raw)) {
@@ -169,6 +201,8 @@ export function readSettings(read: InputReader): Settings {
     context: read(Inputs.context).trim() || undefined,
     delete: readBoolean(read, Inputs.delete, true),
     timeoutMs,
+    teardownOrder: readTeardownOrder(read),
+    customResourcesTimeoutMs: readCustomResourcesTimeout(read, timeoutMs),
     protectedPatterns: readProtected(read),
     failOn: readFailOn(read),
     force: forced.policy,

@@ -23,6 +23,7 @@ export function refuseWritesOn(kube: Kube, signal: AbortSignal): Kube {
     listRaw: (path, opts) => kube.listRaw(path, opts),
     getRaw: (path) => kube.getRaw(path),
     watchNamespace: (name, rv, onEvent) => kube.watchNamespace(name, rv, onEvent),
+    watchObjects: (res, namespace, rv, onEvent) => kube.watchObjects(res, namespace, rv, onEvent),
     deleteNamespace: async (name, opts) => {
       refuse(signal, 'delete', 'namespaces');
       return kube.deleteNamespace(name, opts);
@@ -30,6 +31,10 @@ export function refuseWritesOn(kube: Kube, signal: AbortSignal): Kube {
     patchFinalizers: async (res, namespace, name, guard, finalizers) => {
       refuse(signal, 'patch', res.resource);
       return kube.patchFinalizers(res, namespace, name, guard, finalizers);
+    },
+    deleteObject: async (res, namespace, name, guard) => {
+      refuse(signal, 'delete', res.resource);
+      return kube.deleteObject(res, namespace, name, guard);
     },
     deletePod: async (namespace, name, uid) => {
       refuse(signal, 'delete', 'pods');

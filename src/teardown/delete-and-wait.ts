@@ -13,6 +13,7 @@ import {
   type Resolved,
 } from '../targets/resolve.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
+import { BeforeDelete, type Early } from './before-delete.js';
 
 export interface TeardownDeps {
   kube: Kube;
@@ -127,6 +128,7 @@ function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, sta
       const waiting = [...records.values()].filter(
         (r) => r.goneAt === undefined && r.recreatedUid === undefined,
       );
+      if (waiting.length === 0) continue;
       const now = deps.clock.now();
       const list = waiting
         .map((r) => {
@@ -145,6 +147,7 @@ interface RunCtx {
   deps: TeardownDeps;
   deadline: number;
   records: Map<string, WaitRecord>;
+  before: BeforeDelete;
 }
 
 /** Wait for one namespace while the inspector diagnoses and forces it at its checkpoints. */
@@ -227,19 +230,27 @@ async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   if (t.state === undefined) return simpleReport(t.name, 'already-gone', 'not found: nothing to delete');
   let state = t.state;
   let requestedMs: number | undefined;
+  let early: Early = {};
   if (ctx.settings.delete) {
+    // Only a target this run deletes gets the pre-mortem and the custom-resources phase, never one already going.
+    if (state.deletionTimestamp === undefined) early = await ctx.before.run(state);
     if (ctx.deps.signal?.aborted && state.deletionTimestamp === undefined) {
-      return simpleReport(t.name, 'active', 'the run was cancelled before the delete request', state);
+      const report = simpleReport(t.name, 'active', 'the run was cancelled before the delete request', state);
+      ctx.before.finish(report, early);
+      return report;
     }
     if (state.deletionTimestamp === undefined) requestedMs = clock.now();
     const requested = await requestDeletion(kube, state, logger);
     if ('outcome' in requested) {
       if (requested.outcome === 'error') logger.warning(`${t.name}: ${requested.note}`);
-      return simpleReport(t.name, requested.outcome, requested.note, state);
+      const report = simpleReport(t.name, requested.outcome, requested.note, state);
+      ctx.before.finish(report, early);
+      return report;
     }
     state = requested.state;
   }
   const report = await waitAndInspect(ctx, state, requestedMs);
+  ctx.before.finish(report, early);
   const took = report.durationMs !== undefined ? ` after ${formatDuration(report.durationMs)}` : '';
   logger.info(`${t.name}: ${report.outcome}${took}`);
   return report;
@@ -261,7 +272,8 @@ export async function deleteAndWait(
     if (found.error) logger.warning(found.error);
     return found;
   });
-  const ctx: RunCtx = { settings, deps, deadline, records: new Map() };
+  const before = new BeforeDelete(settings, deps, deadline);
+  const ctx: RunCtx = { settings, deps, deadline, records: new Map(), before };
   const stopProgress = startProgress(ctx.records, deps, clock.now());
   try {
     const targets = await logger.group('Delete, wait and diagnose', () =>

@@ -5,6 +5,7 @@ import type { Plan } from '../force/plan.js';
 import type { ForcePolicy } from '../force/policy.js';
 import type { Condition, Cost } from '../kube/port.js';
 import type { SweepReport } from '../sweep/types.js';
+import type { CustomResourcesPhase, PreMortem } from './early-report.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
@@ -47,6 +48,10 @@ export interface TargetReport {
   unread?: { what: string; error: string }[];
   /** The force plan (when force is not off and force-after was reached) and what was done. */
   force?: { plan: Plan; audit: AuditEntry[] };
+  /** Foreseen from a read-only snapshot before the first DELETE (Active targets this run deleted), and whether it came true. */
+  preMortem?: PreMortem;
+  /** The custom resources deleted before the namespace, and what their controllers did. */
+  customResources?: CustomResourcesPhase;
   note?: string;
 }
 
@@ -65,6 +70,7 @@ export interface RunReport {
     selector?: string;
     namespaces: string[];
     force: ForcePolicy;
+    teardownOrder?: string;
   };
   targets: TargetReport[];
   result: RunResult;

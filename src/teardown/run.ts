@@ -121,5 +121,6 @@ function settingsOf(settings: Settings): RunReport['settings'] {
     selector: settings.selector,
     namespaces: [...settings.namespaces],
     force: settings.force,
+    teardownOrder: settings.teardownOrder,
   };
 }

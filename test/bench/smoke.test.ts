@@ -43,11 +43,17 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
       '## 3. Detection latency',
       '## 4. Start-up',
       '## 5. Big namespace on a real API server',
+      '## 6. Forcing at scale',
+      '## 7. Custom resources first: an operator inside the preview namespace',
       '## How the figures are measured',
     ]) {
       expect(md.split('\n')).toContain(heading);
     }
     expect(md).toContain('| Target | Goal | Measured | Verdict |');
+    // Section 7: the operator finishes its cleanups with custom resources first; forcing skips every one.
+    expect(md).toMatch(/\| `custom-resources-first` \(default\) \| [^|]+ \| clean \| 5 of 5 \| 0 \|/);
+    expect(md).toMatch(/\| `namespace` \+ `force: on`[^|]* \| [^|]+ \| forced \| 0 of 5 \| 5 \|/);
+    expect(md).toMatch(/Added cost of the custom-resources phase without custom resources: -?[\d.]+ %/);
     expect(md).toMatch(/\| Machine \| .+, \d+ cores, /);
     expect(md).toMatch(/\| Latency \| 5 ms per request/);
     // Numeric figures: ours' wall time and request count, the ratios, the per-namespace requests, the detection.

@@ -124,6 +124,12 @@ export class RecordingReader implements Kube {
   deletePod(...args: unknown[]): Promise<'deleted' | 'gone'> {
     return this.write('deletePod', args);
   }
+  deleteObject(...args: unknown[]): Promise<'requested' | 'gone'> {
+    return this.write('deleteObject', args);
+  }
+  watchObjects(...args: unknown[]): Promise<WatchHandle> {
+    return this.write('watchObjects', args.slice(0, 3));
+  }
   finalizeNamespace(...args: unknown[]): Promise<'finalized' | 'gone'> {
     return this.write('finalizeNamespace', args);
   }

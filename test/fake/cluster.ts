@@ -19,6 +19,7 @@ import {
   webhookConfigBody,
 } from './builders.js';
 import { NamespaceController } from './controller.js';
+import { Operator, type OperatorOptions } from './operator.js';
 import { Core, systemCtx } from './core.js';
 import type { Fault, FaultAction, FrontState, RequestRecord } from './http.js';
 import { makeHandler } from './http.js';
@@ -50,6 +51,9 @@ const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-sy
 export class FakeCluster {
   /** Every HTTP request served, in arrival order. */
   readonly requests: RequestRecord[] = [];
+  /** The external cleanups the operators did, in order, e.g. `widget-operator: deleted bucket for pr-1/a`. */
+  readonly operatorCleanups: string[] = [];
+  private readonly operators: Operator[] = [];
   private readonly core: Core;
   private readonly background: Background;
   private readonly controller: NamespaceController;
@@ -86,6 +90,7 @@ export class FakeCluster {
     this.server = server;
     this.background.start();
     this.controller.start();
+    for (const o of this.operators) o.start();
     const url = `https://${this.front.serverAddress()}`;
     const caData = Buffer.from(certs.caCert).toString('base64');
     const token = this.front.token;
@@ -113,6 +118,7 @@ export class FakeCluster {
   }
 
   async stop(): Promise<void> {
+    for (const o of this.operators) o.stop();
     this.controller.stop();
     this.background.stop();
     this.core.hub.closeAll();
@@ -252,6 +258,35 @@ export class FakeCluster {
       endpointSliceBody(ns, name, readyEndpoints),
     );
     reconcileApiServices(this.core);
+  }
+
+  /**
+   * An operator: a Deployment and its running pod (on a Ready node) in `namespace`, and a controller that removes
+   * `finalizer` from its resources being deleted, after its cleanup, only while that pod runs.
+   */
+  addOperator(opts: OperatorOptions): Operator {
+    const name = opts.name ?? 'widget-operator';
+    const image =
+      opts.image ?? `ghcr.io/${opts.finalizer.split('/')[0]?.split('.')[0] ?? 'acme'}/${name}:1.4`;
+    if (!this.core.store.get('nodes', '', 'node-1')) this.addNode('node-1', true);
+    const deployment = deploymentBody(opts.namespace, name, { readyReplicas: 1, image });
+    this.insert(this.type({ group: 'apps', resource: 'deployments' }), deployment);
+    const pod = podBody(opts.namespace, name, { nodeName: 'node-1', graceSeconds: opts.graceSeconds ?? 1 });
+    (pod.spec as { containers: { image: string }[] }).containers[0]!.image = image;
+    this.insert(this.type({ group: '', resource: 'pods' }), pod);
+    const full = {
+      scope: 'own' as const,
+      delayMs: 50,
+      graceSeconds: 1,
+      what: 'bucket',
+      ...opts,
+      name,
+      image,
+    };
+    const operator = new Operator(this.core, full, this.operatorCleanups);
+    this.operators.push(operator);
+    if (this.server) operator.start();
+    return operator;
   }
 
   /** Deny one permission to the client user (403 with the RBAC message). */

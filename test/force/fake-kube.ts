@@ -240,6 +240,12 @@ export class RecordingKube implements Kube {
   watchNamespace(): Promise<WatchHandle> {
     return this.unused('watchNamespace');
   }
+  watchObjects(): Promise<WatchHandle> {
+    return this.unused('watchObjects');
+  }
+  deleteObject(): Promise<'requested' | 'gone'> {
+    return this.unused('deleteObject');
+  }
   private unused(method: string): Promise<never> {
     this.calls.push(`UNEXPECTED ${method}`);
     return Promise.reject(new Error(`RecordingKube: ${method} is not expected from forcing`));

@@ -24,8 +24,10 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     });
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('forced');
-    // The finalizer step is skipped without a write (the CR was never marked); only /finalize writes.
+    // The finalizer step is skipped without a write (the CR was never marked); only /finalize writes. Its
+    // controller is absent, so the custom-resources phase left it to the namespace controller.
     expect(writeLines(cluster, s.namespace)).toEqual(['PUT /api/v1/namespaces/preview-1/finalize 200']);
+    expect(t.customResources!.objects[0]!.left).toMatchObject({ reason: 'controller-absent' });
     expect(t.force!.audit.map((a) => `${a.object} ${a.field}: ${a.result}`)).toEqual([
       'kialis.kiali.io/kiali metadata.finalizers: skipped: not being deleted yet',
       'namespace/preview-1 spec.finalizers: finalized',

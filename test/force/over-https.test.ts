@@ -29,6 +29,7 @@ describe('forcing over real HTTPS', () => {
     expect(report.result).toBe('forced');
     expect(cluster.namespace(s.namespace)).toBeUndefined();
     const w = writes(cluster, s.namespace);
+    // Its controller is absent: the custom resource is not deleted early, only forced.
     expect(w.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       'PATCH /apis/kiali.io/v1alpha1/namespaces/istio-system/kialis/kiali 200',
     ]);
@@ -118,7 +119,7 @@ describe('forcing over real HTTPS', () => {
     expect(cluster.get(GVR.kialis, s.namespace, 'kiali').metadata.finalizers).toEqual(['kiali.io/finalizer']);
   });
 
-  test('a pattern that matches nothing writes nothing', async () => {
+  test('a pattern that matches nothing forces nothing', async () => {
     const s = kialiStuck({ controller: FAST });
     const { report } = await run(s, {
       'force-finalizers': 'example.com/*',

@@ -335,6 +335,7 @@ describe('metadata lists and raw reads', () => {
     scope.done();
     expect(page).toEqual({
       continue: 'def',
+      resourceVersion: '9',
       items: [
         {
           name: 'k',
@@ -369,7 +370,7 @@ describe('metadata lists and raw reads', () => {
       );
     await expect(
       kube.listMetadata({ group: '', version: 'v1', resource: 'persistentvolumes' }, {}),
-    ).resolves.toEqual({ items: [] });
+    ).resolves.toEqual({ items: [], resourceVersion: '9' });
   });
 
   test('listRaw keeps a query in the path and adds limit/continue; getRaw 404 → undefined', async () => {

@@ -76,6 +76,16 @@ describe('readSettings', () => {
       expect: { timeoutMs: 5_400_000 },
     },
     { name: 'fail-on stuck', given: { namespaces: 'a', 'fail-on': 'stuck' }, expect: { failOn: 'stuck' } },
+    {
+      name: 'custom resources first by default, with half the timeout for them',
+      given: { namespaces: 'a', timeout: '5m' },
+      expect: { teardownOrder: 'custom-resources-first', customResourcesTimeoutMs: 150_000 },
+    },
+    {
+      name: 'teardown-order namespace; custom-resources-timeout given',
+      given: { namespaces: 'a', 'teardown-order': 'namespace', 'custom-resources-timeout': '90s' },
+      expect: { teardownOrder: 'namespace', customResourcesTimeoutMs: 90_000 },
+    },
   ];
   test.each(ok)('$name', ({ given, expect: expected }) => {
     expect(readSettings(reader(given))).toMatchObject(expected);
@@ -165,6 +175,21 @@ describe('readSettings', () => {
       name: 'force-after longer than timeout',
       given: { namespaces: 'a', force: 'on', 'force-finalizers': 'x/*', timeout: '2m', 'force-after': '5m' },
       message: /"force-after" is 5m 00s, longer than "timeout" \(2m 00s\)/,
+    },
+    {
+      name: 'unknown teardown-order',
+      given: { namespaces: 'a', 'teardown-order': 'pods-first' },
+      message: /Input "teardown-order" is "pods-first"; allowed: custom-resources-first, namespace/,
+    },
+    {
+      name: 'custom-resources-timeout longer than timeout',
+      given: { namespaces: 'a', timeout: '2m', 'custom-resources-timeout': '3m' },
+      message: /Input "custom-resources-timeout" is "3m"; at most "timeout" \(2m 00s\) is allowed/,
+    },
+    {
+      name: 'custom-resources-timeout not a duration',
+      given: { namespaces: 'a', 'custom-resources-timeout': 'soon' },
+      message: /Input "custom-resources-timeout" is "soon", which is not a duration/,
     },
     {
       name: 'bad force-finalize-namespace',

@@ -20,6 +20,10 @@ describe('after cancellation no new write starts', () => {
     { name: 'delete of a namespace', write: (k: Kube) => k.deleteNamespace('pr-1', { uid: 'u' }) },
     { name: 'finalizer patch', write: (k: Kube) => k.patchFinalizers(res, 'pr-1', 'kiali', guard, []) },
     { name: 'pod delete', write: (k: Kube) => k.deletePod('pr-1', 'web', 'u') },
+    {
+      name: 'delete of a custom resource',
+      write: (k: Kube) => k.deleteObject(res, 'pr-1', 'kiali', { uid: 'u' }),
+    },
     { name: '/finalize', write: (k: Kube) => k.finalizeNamespace('pr-1', guard, []) },
   ])('$name is refused once cancelled, sent before', async ({ write }) => {
     const { kube, calls } = recording();

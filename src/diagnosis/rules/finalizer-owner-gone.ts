@@ -1,7 +1,7 @@
 import { compareText } from '../../shared/compare.js';
 import { BUILT_IN_FINALIZERS, isBuiltInFinalizer, objectTarget, waitingReason } from '../finalizers.js';
 import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
-import { findOwner } from '../owner.js';
+import { findOwner, heldBy } from '../owner.js';
 import { objectRef, resourceName, stampWithAge } from '../refs.js';
 import { forceFinalizersPolicy } from '../remedy.js';
 import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
@@ -95,8 +95,7 @@ function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
 }
 
 function custom(s: Snapshot, f: string, objects: Leftover[]): Finding {
-  const types = [...new Map(objects.map((l) => [resourceName(l.resource), l.resource])).values()];
-  const v = findOwner(s, f, { types, uids: objects.map((l) => l.meta.uid) });
+  const v = findOwner(s, f, heldBy(objects));
   const parts = verdictParts(v, f);
   const removal = removalCommands(objects, [f], s.namespace.name);
   const who = v.kind === 'running' || v.kind === 'not-running' ? `|${parts.owner.controller}` : '';

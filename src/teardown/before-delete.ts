@@ -1,0 +1,117 @@
+/**
+ * What happens to an Active target before its namespace DELETE: the pre-mortem (read-only), then, with
+ * `teardown-order: custom-resources-first`, the custom-resources phase. Run only for targets this run deletes.
+ */
+import { diagnose, takeSnapshot } from '../diagnosis/index.js';
+import type { Snapshot } from '../diagnosis/types.js';
+import type { Kube, NamespaceState } from '../kube/port.js';
+import type { Settings } from '../settings/settings.js';
+import { messageOf } from '../shared/errors.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import { Slots } from '../shared/slots.js';
+import { readCatalog, type Catalog } from './cr-catalog.js';
+import { customResourcesFirst } from './custom-resources.js';
+import type { CustomResourcesPhase, PreMortem } from './early-report.js';
+import type { TargetReport } from './outcome.js';
+import { deletesPodsFirst, predict } from './predict.js';
+import { settle } from './settle.js';
+
+/** What was found and done before the DELETE of one target. */
+export interface Early {
+  preMortem?: PreMortem;
+  customResources?: CustomResourcesPhase;
+}
+
+interface Deps {
+  kube: Kube;
+  logger: Logger;
+  clock: Clock;
+  signal?: AbortSignal;
+}
+
+/** Pre-mortems in flight at once: each is a full metadata scan of one namespace. */
+const PRE_MORTEMS_AT_ONCE = 4;
+
+/** Runs the pre-mortem and the custom-resources phase per target; the cluster-wide reads once per run. */
+export class BeforeDelete {
+  private podsFirst?: Promise<boolean | 'unknown'>;
+  private catalog?: Promise<Catalog>;
+  private readonly slots = new Slots(PRE_MORTEMS_AT_ONCE);
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly deps: Deps,
+    /** The wait's deadline (start + timeout): the phase never goes past it. */
+    private readonly deadline: number,
+  ) {}
+
+  /** For an Active target about to be deleted: predict, then (by the order chosen) delete its custom resources first. */
+  async run(state: NamespaceState): Promise<Early> {
+    const early: Early = {};
+    try {
+      const { preMortem, snapshot } = await this.preMortem(state);
+      early.preMortem = preMortem;
+      if (this.settings.teardownOrder === 'custom-resources-first' && !this.deps.signal?.aborted) {
+        early.customResources = await this.phase(state, snapshot);
+      }
+    } catch (error) {
+      // Neither may keep the namespace from being deleted: say what failed and go on as `namespace` order does.
+      this.deps.logger.warning(`${state.name}: before the delete: ${messageOf(error)}`);
+      early.customResources ??= skipped(`failed: ${messageOf(error)}`);
+    }
+    return early;
+  }
+
+  /** Put the settled predictions and the phase into the target's report. */
+  finish(report: TargetReport, early: Early): void {
+    if (early.preMortem) {
+      const predictions = early.preMortem.predictions.map((p) => settle(p, report));
+      report.preMortem = { ...early.preMortem, predictions };
+    }
+    if (early.customResources) report.customResources = early.customResources;
+  }
+
+  private async preMortem(state: NamespaceState): Promise<{ preMortem: PreMortem; snapshot: Snapshot }> {
+    const { kube, clock, logger } = this.deps;
+    this.podsFirst ??= kube.getRaw('/version').then(deletesPodsFirst, () => 'unknown' as const);
+    const podsFirst = await this.podsFirst;
+    await this.slots.acquire();
+    const started = clock.now();
+    try {
+      const snapshot = await takeSnapshot(kube, state, {
+        scan: 'full',
+        webhooks: true,
+        clock: () => clock.now(),
+      });
+      const predictions = predict(snapshot, diagnose(snapshot), {
+        order: this.settings.teardownOrder,
+        podsFirst,
+      });
+      for (const p of predictions) logger.info(`${state.name}: predicted before deleting: ${p.summary}`);
+      const preMortem = { tookMs: clock.now() - started, predictions, readErrors: snapshot.readErrors };
+      return { preMortem, snapshot };
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private async phase(state: NamespaceState, snapshot: Snapshot): Promise<CustomResourcesPhase> {
+    const aggregated = new Set(
+      snapshot.apiServices.filter((a) => a.service).map((a) => `${a.group}/${a.version}`),
+    );
+    this.catalog ??= readCatalog(this.deps.kube, aggregated);
+    const catalog = await this.catalog;
+    const { clock } = this.deps;
+    const deadline = Math.min(clock.now() + this.settings.customResourcesTimeoutMs, this.deadline);
+    return customResourcesFirst(
+      { ...this.deps, deadline, dryRun: this.settings.force.mode === 'dry-run' },
+      state,
+      snapshot,
+      catalog,
+    );
+  }
+}
+
+function skipped(note: string): CustomResourcesPhase {
+  return { mode: 'skipped', note, tookMs: 0, objects: [], types: [], skippedTypes: [] };
+}

@@ -1,0 +1,61 @@
+/** Whether to wait for one custom resource: only while the controllers behind its finalizers are judged present. Pure. */
+import { isBuiltInFinalizer, BUILT_IN_FINALIZERS } from '../diagnosis/finalizers.js';
+import { describeWorkload, findOwner, heldBy, type OwnerVerdict } from '../diagnosis/owner.js';
+import type { Leftover, Snapshot } from '../diagnosis/types.js';
+
+/** Wait (with the evidence that its controllers run), or not (the finalizer whose controller is not seen running). */
+export type WaitDecision =
+  | { wait: true; why: string }
+  | { wait: false; reason: 'controller-absent' | 'controller-unknown'; finalizer: string; why: string };
+
+/** Whether the controller a verdict describes is running now, and the evidence read in this run. */
+export function controllerPresence(v: OwnerVerdict): { present: boolean | 'unknown'; why: string } {
+  switch (v.kind) {
+    case 'working':
+      return { present: true, why: v.via[0] ?? `${v.released} of ${v.of} released it` };
+    case 'running': {
+      const w = v.workloads[0];
+      return { present: true, why: w ? `${describeWorkload(w)} runs` : (v.via[0] ?? 'its controller runs') };
+    }
+    case 'deadlock': {
+      // Inside the target and still ready: it runs until the namespace DELETE stops its pods.
+      const live = v.workloads.find((w) => !w.deleting && w.readyReplicas > 0);
+      if (live) return { present: true, why: `${describeWorkload(live)} runs inside the namespace` };
+      return { present: false, why: v.clue };
+    }
+    case 'not-running':
+      return { present: false, why: `${describeWorkload(v.workloads[0]!)} is not running` };
+    case 'absent':
+      return { present: false, why: v.detail };
+    case 'unknown':
+      return { present: 'unknown', why: v.reason };
+  }
+}
+
+/**
+ * Decide for one leftover: no finalizers → it goes at once (wait to see it gone); every finalizer served by a
+ * controller judged present (Kubernetes' own, or a workload seen running) → wait; otherwise do not wait, naming
+ * the first finalizer whose controller is absent (a leak either way) or could not be judged.
+ */
+export function waitDecision(s: Snapshot, l: Leftover): WaitDecision {
+  const finalizers = [...new Set(l.meta.finalizers)].sort();
+  if (finalizers.length === 0) return { wait: true, why: 'no finalizers: it goes at once' };
+  const reasons: string[] = [];
+  let unknown: WaitDecision | undefined;
+  for (const f of finalizers) {
+    if (isBuiltInFinalizer(f)) {
+      reasons.push(`${f}: ${BUILT_IN_FINALIZERS[f]}`);
+      continue;
+    }
+    const presence = controllerPresence(findOwner(s, f, heldBy([l])));
+    if (presence.present === false) {
+      return { wait: false, reason: 'controller-absent', finalizer: f, why: `${f}: ${presence.why}` };
+    }
+    if (presence.present === 'unknown') {
+      unknown ??= { wait: false, reason: 'controller-unknown', finalizer: f, why: `${f}: ${presence.why}` };
+      continue;
+    }
+    reasons.push(`${f}: ${presence.why}`);
+  }
+  return unknown ?? { wait: true, why: reasons.join('; ') };
+}

@@ -1,0 +1,163 @@
+/**
+ * The custom-resources phase of one target: DELETE its custom resources (Background propagation, a UID precondition
+ * each, only in the target), then wait — by watch, within its share of the timeout — for those whose controllers
+ * were seen running. Nothing is forced here; whatever is left goes with the namespace.
+ */
+import type { Leftover, Snapshot } from '../diagnosis/types.js';
+import { objectRef, resourceName } from '../diagnosis/refs.js';
+import { KubeError, type ApiResource, type Kube, type NamespaceState } from '../kube/port.js';
+import { mapPool } from '../shared/pool.js';
+import { messageOf } from '../shared/errors.js';
+import { formatDuration } from '../shared/duration.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import type { Catalog } from './cr-catalog.js';
+import { waitDecision } from './cr-decide.js';
+import { waitObjectsGone } from './cr-wait.js';
+import type { CustomResourcesPhase, EarlyObject } from './early-report.js';
+import { summarizeTypes } from './early-summary.js';
+
+/** What the phase needs: the port (guarded against writes after cancel), and when it must end. */
+export interface PhaseDeps {
+  kube: Kube;
+  logger: Logger;
+  clock: Clock;
+  signal?: AbortSignal;
+  /** The phase's end: its share of the timeout, never past the run's wait deadline. */
+  deadline: number;
+  /** `force: dry-run`: plan only, delete nothing. */
+  dryRun: boolean;
+}
+
+interface Item {
+  leftover: Leftover;
+  type: ApiResource;
+  record: EarlyObject;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The target's custom resources, with the decision whether to wait for each. */
+function itemsOf(state: NamespaceState, snapshot: Snapshot, catalog: Catalog): Item[] {
+  return snapshot.leftovers.flatMap((l): Item[] => {
+    const type = catalog.types.get(resourceName(l.resource));
+    // Only what the scan of this very namespace returned: nothing outside the target is ever deleted.
+    if (!type || (l.meta.namespace !== undefined && l.meta.namespace !== state.name)) return [];
+    const d = waitDecision(snapshot, l);
+    const record: EarlyObject = {
+      object: objectRef(l),
+      type: resourceName(l.resource),
+      finalizers: [...l.meta.finalizers],
+      waited: d.wait,
+      why: d.why,
+    };
+    if (!d.wait) record.left = { reason: d.reason, detail: d.why };
+    return [{ leftover: l, type, record }];
+  });
+}
+
+/** DELETE one object; its record says when it was requested, gone at once, or refused. */
+async function deleteOne(deps: PhaseDeps, namespace: string, item: Item): Promise<void> {
+  const { meta } = item.leftover;
+  const rec = item.record;
+  // Only what a running controller will clean up goes early: the rest goes with the namespace either way.
+  if (!rec.waited) return;
+  if (deps.clock.now() >= deps.deadline) {
+    rec.left = {
+      reason: 'wait-share-ran-out',
+      detail: 'not deleted early: the custom resources’ share of the timeout ran out',
+    };
+    rec.waited = false;
+    return;
+  }
+  if (meta.deletionTimestamp) {
+    rec.requestedAt = meta.deletionTimestamp;
+    return;
+  }
+  try {
+    const res = { group: item.type.group, version: item.type.version, resource: item.type.resource };
+    const answer = await deps.kube.deleteObject(res, namespace, meta.name, { uid: meta.uid });
+    const now = deps.clock.now();
+    rec.requestedAt = iso(now);
+    if (answer === 'gone') rec.goneAt = iso(now);
+  } catch (error) {
+    const cancelled = error instanceof KubeError && error.reason === 'Cancelled';
+    // A UID precondition that fails means the object we saw is gone (a new one took the name): not ours to delete.
+    if (error instanceof KubeError && error.code === 409 && /precondition/i.test(error.message)) {
+      rec.requestedAt = rec.goneAt = iso(deps.clock.now());
+      return;
+    }
+    rec.left = { reason: cancelled ? 'cancelled' : 'delete-refused', detail: messageOf(error) };
+    rec.waited = false;
+  }
+}
+
+/** Wait for the waited, requested, not yet gone objects, type by type, all at once. */
+async function waitForThem(deps: PhaseDeps, namespace: string, items: Item[]): Promise<void> {
+  const byType = new Map<string, Item[]>();
+  for (const i of items) {
+    if (!i.record.waited || i.record.left || i.record.goneAt || !i.record.requestedAt) continue;
+    byType.set(i.record.type, [...(byType.get(i.record.type) ?? []), i]);
+  }
+  await Promise.all(
+    [...byType.values()].map(async (group) => {
+      const byUid = new Map(group.map((i) => [i.leftover.meta.uid, i.record]));
+      await waitObjectsGone(deps.kube, group[0]!.type, namespace, byUid.keys(), {
+        deadline: deps.deadline,
+        signal: deps.signal,
+        clock: deps.clock,
+        logger: deps.logger,
+        onGone: (uid, at) => {
+          const r = byUid.get(uid);
+          if (r) r.goneAt = iso(at);
+        },
+      });
+    }),
+  );
+  for (const { record: r } of items) {
+    if (!r.waited || r.left || r.goneAt) continue;
+    r.left = deps.signal?.aborted
+      ? { reason: 'cancelled', detail: 'the run was cancelled during the wait' }
+      : {
+          reason: 'wait-share-ran-out',
+          detail: 'still there when the custom resources’ share of the timeout ran out',
+        };
+  }
+}
+
+/** Run the phase for one Active target, from the pre-mortem's snapshot. Never throws for one object. */
+export async function customResourcesFirst(
+  deps: PhaseDeps,
+  state: NamespaceState,
+  snapshot: Snapshot,
+  catalog: Catalog,
+): Promise<CustomResourcesPhase> {
+  const skippedTypes = catalog.skipped;
+  if (catalog.error)
+    return { mode: 'skipped', note: catalog.error, tookMs: 0, objects: [], types: [], skippedTypes };
+  const items = itemsOf(state, snapshot, catalog);
+  const objects = items.map((i) => i.record);
+  if (items.length === 0) {
+    return { mode: 'skipped', note: 'no custom resources', tookMs: 0, objects, types: [], skippedTypes };
+  }
+  if (deps.dryRun) {
+    for (const r of objects)
+      r.left ??= { reason: 'dry-run', detail: `would be deleted first${r.waited ? ', and waited for' : ''}` };
+    return { mode: 'dry-run', tookMs: 0, objects, types: summarizeTypes(objects), skippedTypes };
+  }
+  const started = deps.clock.now();
+  await mapPool(items, 8, (i) => deleteOne(deps, state.name, i));
+  const waiting = objects.filter((r) => r.waited && !r.left && !r.goneAt).length;
+  const share = formatDuration(Math.max(0, deps.deadline - deps.clock.now()));
+  deps.logger.info(
+    `${state.name}: deleted ${objects.filter((r) => r.requestedAt).length} of ${objects.length} custom resource(s) first; waiting up to ${share} for ${waiting} whose controllers run`,
+  );
+  await waitForThem(deps, state.name, items);
+  for (const r of objects)
+    if (r.goneAt && r.requestedAt) r.ms = Math.max(0, Date.parse(r.goneAt) - Date.parse(r.requestedAt));
+  const tookMs = deps.clock.now() - started;
+  const gone = objects.filter((r) => r.goneAt).length;
+  deps.logger.info(
+    `${state.name}: ${gone} of ${objects.length} custom resource(s) gone in ${formatDuration(tookMs)}; the rest go with the namespace`,
+  );
+  return { mode: 'done', tookMs, objects, types: summarizeTypes(objects), skippedTypes };
+}
