@@ -27,12 +27,16 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
       object: 'kialis.kiali.io/kiali',
       field: 'metadata.finalizers',
     });
-    // One annotation for the stuck namespace (its root cause and the fix), and the step's failure line.
-    expect(annotations(run)).toHaveLength(2);
+    // One annotation for the stuck namespace (its root cause and the fix), the notice of the hang foreseen before
+    // the DELETE (and that it came true), and the step's failure line.
+    expect(annotations(run)).toHaveLength(3);
     expect(annotations(run)[0]).toMatch(
       /^::error title=Namespace istio-system stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: no controller .* Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n istio-system --type=json/,
     );
-    expect(annotations(run)[1]).toMatch(/^::error::Namespace teardown failed: /);
+    expect(annotations(run)[1]).toMatch(
+      /^::notice title=Predicted before deleting%3A istio-system will hang::leak of kiali\.io\/finalizer: .* After the run: came true: stuck on it\.$/,
+    );
+    expect(annotations(run)[2]).toMatch(/^::error::Namespace teardown failed: /);
     const fix = run.summary.slice(
       run.summary.indexOf('### Fix first'),
       run.summary.indexOf('### Still there'),
