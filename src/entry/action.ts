@@ -2,11 +2,13 @@
 import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../shared/errors.js';
-import { connect } from './connect.js';
+import { closeWithin, connect } from './connect.js';
+import type { KubeClient } from '../kube/client.js';
 import { explain } from './explain.js';
 import { cancelOnSignals } from './signals.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
+import { apiBaseUrl } from '../github/client.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { systemClock, type Logger } from '../shared/ports.js';
@@ -18,6 +20,8 @@ import { readSettings, type Settings } from '../settings/settings.js';
 
 /** After SIGINT/SIGTERM, how long the run may take to stop before the state known so far is published. */
 export const CANCEL_BUDGET_MS = 4_000;
+/** How long closing the cluster connections may take before the result is published anyway. */
+const CLOSE_BUDGET_MS = 1_000;
 
 /** A Logger on @actions/core; every line is kept from forming a workflow command. */
 export const coreLogger: Logger = {
@@ -52,6 +56,7 @@ async function teardown(
   context: RunContext,
   github: Github,
 ): Promise<RunReport> {
+  let kube: KubeClient | undefined;
   try {
     // Exec plugins and auth providers make credentials at run time: mask each new one once.
     const masked = new Set<string>();
@@ -60,12 +65,16 @@ async function teardown(
       masked.add(secret);
       core.setSecret(secret);
     };
-    const { kube, cluster, secrets } = await connect(settings.kubeconfig, settings.context, {
+    const connected = await connect(settings.kubeconfig, settings.context, {
       deadline: runDeadline(started, settings.timeoutMs),
       signal: cancel.signal,
       onSecret: mask,
+      // A plugin's error output may hold what it read: the step log only (masked), never the summary or report.
+      log: (line) => coreLogger.info(line),
     });
-    for (const secret of secrets) mask(secret);
+    for (const secret of connected.secrets) mask(secret);
+    kube = connected.kube;
+    const { cluster } = connected;
     const deps = {
       kube,
       logger: coreLogger,
@@ -84,6 +93,9 @@ async function teardown(
     // A bad kubeconfig is bad input: one clear line, no result to report.
     if (error instanceof ConfigError) throw error;
     return failedReport(settings, context, started, explain(error), cancel.signal.aborted);
+  } finally {
+    // Whatever ended the run: no credential plugin (or anything it started) outlives it.
+    await closeWithin(kube, CLOSE_BUDGET_MS);
   }
 }
 
@@ -101,7 +113,7 @@ export async function run(): Promise<void> {
     const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
     await publish(report, name, process.env.RUNNER_TEMP);
     if (settings.prComment && !cancel.signal.aborted) {
-      await commentOnPullRequest(report, context, github, coreLogger);
+      await commentOnPullRequest(report, context, github, coreLogger, apiBaseUrl(process.env));
     }
   } catch (error) {
     core.setFailed(breakCommands(explain(error)));

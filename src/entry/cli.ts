@@ -7,7 +7,8 @@ import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
-import { connect } from './connect.js';
+import type { KubeClient } from '../kube/client.js';
+import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { explain } from './explain.js';
@@ -110,6 +111,7 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
 export async function cli(argv: string[]): Promise<number> {
   const cancel = new AbortController();
   let release = (): void => undefined;
+  let kube: KubeClient | undefined;
   try {
     const { values } = parse(argv);
     if (values.help) {
@@ -132,10 +134,14 @@ export async function cli(argv: string[]): Promise<number> {
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
     release = onCancel(cancel);
-    const { kube, cluster } = await connect(content, settings.context, {
+    const connected = await connect(content, settings.context, {
       deadline: runDeadline(systemClock.now(), settings.timeoutMs),
       signal: cancel.signal,
+      log: (line) => stderrLogger.info(line),
+      logName: 'the log on stderr',
     });
+    kube = connected.kube;
+    const { cluster } = connected;
     const github = lazyGitHub(settings, process.env, systemClock, stderrLogger);
     const report = await runEngine(
       settings,
@@ -157,6 +163,8 @@ export async function cli(argv: string[]): Promise<number> {
     process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
     return error instanceof ConfigError ? 2 : 1;
   } finally {
+    // No credential plugin (or anything it started) outlives the command.
+    await closeWithin(kube, 1_000);
     release();
   }
 }

@@ -15,8 +15,23 @@ export async function connect(
   ]);
   const loaded = loadKubeConfig({ kubeconfig, context, env: process.env });
   return {
-    kube: createKube(loaded.kc, options),
+    kube: createKube(loaded.kc, { ...options, secrets: loaded.secrets }),
     cluster: clusterIdentity(loaded.kc),
     secrets: loaded.secrets,
   };
+}
+
+/**
+ * Close the adapter, waiting at most `ms`: its plugins are stopped at once (synchronously), and a connection that
+ * does not close in time must not hold back the result.
+ */
+export async function closeWithin(kube: KubeClient | undefined, ms: number): Promise<void> {
+  if (!kube) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([kube.close().catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

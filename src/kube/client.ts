@@ -7,7 +7,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { systemClock } from '../shared/ports.js';
 import type { Cost, Kube } from './port.js';
 import { discover } from './discovery.js';
-import { getNamespace, getRaw, listMetadata, listNamespaces, listRaw } from './reads.js';
+import { execOf, ExecPlugins, pluginName } from './exec-plugin.js';
+import { getNamespace, getRaw, listAllNamespaces, listMetadata, listNamespaces, listRaw } from './reads.js';
 import { Transport, type TransportSettings } from './transport.js';
 import { Watches } from './watch.js';
 import { deleteNamespace, deleteObject, deletePod, finalizeNamespace, patchFinalizers } from './writes.js';
@@ -41,27 +42,49 @@ export interface KubeClientOptions {
   onSecret?: (secret: string) => void;
   /** The time (Retry-After dates, credential refresh); injectable for tests. Default: the system clock. */
   now?: () => number;
+  /**
+   * Where the text of a credential failure goes (an exec plugin's error output: its last lines, masked and cut). It
+   * may hold secrets, so messages only say where it is. Absent = not shown.
+   */
+  log?: (line: string) => void;
+  /** Credentials known from the kubeconfig: masked in that log as well. */
+  secrets?: readonly string[];
+  /** How messages name that log. Default "the step log". */
+  logName?: string;
+  /** Most requests in flight at once; watches apart. Default 32. */
+  maxInFlight?: number;
 }
 
 /** The adapter: the port plus request accounting and cleanup. */
 export type KubeClient = Kube & {
   /** Requests sent (every attempt, watches included) and response body bytes received (compressed when they were). */
   cost(): Cost;
-  /** Stop running watches and close pooled connections. */
+  /** Stop exec credential plugins (and what they started), running watches, and close pooled connections. */
   close(): Promise<void>;
 };
 
 /** Create the adapter for the current context of `kc`. */
 export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeClient {
-  const t = new Transport(kc, transportSettings(opts));
+  const t = new Transport(kc, transportSettings(kc, opts));
+  const plugins = new ExecPlugins({
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    left: () => t.left(),
+    signal: opts.signal,
+    redact: (text) => redactKnown(t.redact(text), opts.secrets ?? []),
+    log: opts.log && ((lines) => lines.forEach((l) => opts.log!(l))),
+    logName: opts.logName ?? 'the step log',
+  });
+  plugins.install(kc);
   const watches = new Watches(t, opts.watchTimeoutSeconds ?? 290);
   const concurrency = Math.max(1, opts.discoveryConcurrency ?? 8);
   return {
     getNamespace: (name) => getNamespace(t, name),
     listNamespaces: (labelSelector) => listNamespaces(t, labelSelector),
+    listAllNamespaces: (onPage) => listAllNamespaces(t, onPage),
     deleteNamespace: (name, o) => deleteNamespace(t, name, o),
     watchNamespace: (name, resourceVersion, onEvent) =>
       watches.watchNamespace(name, resourceVersion, onEvent),
+    watchAllNamespaces: (resourceVersion, onEvent) => watches.watchAll(resourceVersion, onEvent),
     discover: (o) => discover(t, concurrency, o?.core ?? true, o?.groups),
     listMetadata: (res, o) => listMetadata(t, res, o),
     listRaw: (path, o) => listRaw(t, path, o),
@@ -75,14 +98,21 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     finalizeNamespace: (name, guard, specFinalizers) => finalizeNamespace(t, name, guard, specFinalizers),
     cost: () => t.cost(),
     close: async () => {
+      plugins.stopAll();
       await watches.stopAll();
       await t.close();
     },
   };
 }
 
-function transportSettings(opts: KubeClientOptions): TransportSettings {
+function transportSettings(kc: KubeConfig, opts: KubeClientOptions): TransportSettings {
+  const exec = execOf(kc.getCurrentUser());
+  const log = opts.log;
   return {
+    credentials: exec ? `the exec credential plugin ${pluginName(exec)}` : 'the kubeconfig credentials',
+    log: log && ((lines) => lines.forEach((l) => log(l))),
+    logName: opts.logName ?? 'the step log',
+    maxInFlight: opts.maxInFlight ?? 32,
     userAgent: opts.userAgent ?? 'namespace-teardown',
     attempts: Math.max(1, opts.retry?.attempts ?? 3),
     baseMs: Math.max(0, opts.retry?.baseMs ?? 250),
@@ -96,4 +126,12 @@ function transportSettings(opts: KubeClientOptions): TransportSettings {
     onSecret: opts.onSecret,
     now: opts.now ?? systemClock.now,
   };
+}
+
+/** `text` with every known credential (8 characters or longer: shorter ones would hit ordinary words) as `***`. */
+function redactKnown(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets)
+    if (secret.length >= 8 && out.includes(secret)) out = out.split(secret).join('***');
+  return out;
 }

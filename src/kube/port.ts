@@ -127,6 +127,11 @@ export interface KubeReader {
   getNamespace(name: string): Promise<NamespaceState | undefined>;
   listNamespaces(labelSelector: string): Promise<NamespaceState[]>;
   /**
+   * Every namespace in pages, each handed to `onPage` as it arrives (memory stays one page); resolves to the
+   * resourceVersion the list was read at, to watch from.
+   */
+  listAllNamespaces(onPage: (items: NamespaceState[]) => void): Promise<string>;
+  /**
    * Aggregated discovery with fallback to legacy; never throws for one broken group. `core: false` leaves out the
    * core group (`/api`) for callers that need only named API groups; `groups` limits legacy discovery (one request
    * per group-version) to those API groups — aggregated discovery has every group in one answer anyway.
@@ -155,6 +160,8 @@ export interface Kube extends KubeReader {
     resourceVersion: string,
     onEvent: (e: NamespaceEvent) => void,
   ): Promise<WatchHandle>;
+  /** Watch every namespace from `resourceVersion` ('' = from now, with the current state replayed as ADDED). */
+  watchAllNamespaces(resourceVersion: string, onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle>;
   /**
    * Replace an object's `metadata.finalizers` with a JSON merge patch guarded by uid and resourceVersion
    * preconditions. Returns 'gone' when the object no longer exists.

@@ -22,8 +22,27 @@ export async function getNamespace(t: Transport, name: string): Promise<Namespac
 /** Every namespace matching `labelSelector`, following `continue` tokens. */
 export async function listNamespaces(t: Transport, labelSelector: string): Promise<NamespaceState[]> {
   const out: NamespaceState[] = [];
+  await pageNamespaces(t, labelSelector, (items) => out.push(...items));
+  return out;
+}
+
+/** Every namespace, page by page into `onPage`; the list's resourceVersion (that of its first page). */
+export async function listAllNamespaces(
+  t: Transport,
+  onPage: (items: NamespaceState[]) => void,
+): Promise<string> {
+  return pageNamespaces(t, undefined, onPage);
+}
+
+/** The pages of a namespace list, following `continue` tokens; resolves to the first page's resourceVersion. */
+async function pageNamespaces(
+  t: Transport,
+  labelSelector: string | undefined,
+  onPage: (items: NamespaceState[]) => void,
+): Promise<string> {
   const seen = new Set<string>();
   let cont: string | undefined;
+  let resourceVersion: string | undefined;
   do {
     const list = rec(
       await t.requestJson({
@@ -34,7 +53,8 @@ export async function listNamespaces(t: Transport, labelSelector: string): Promi
         resource: 'namespaces',
       }),
     );
-    for (const item of arr(list.items)) out.push(mapNamespace(item));
+    resourceVersion ??= str(rec(list.metadata).resourceVersion);
+    onPage(arr(list.items).map(mapNamespace));
     cont = continueOf(list) || undefined;
     // A server that repeats a token would page forever: that is an error, not a longer list.
     if (cont !== undefined && seen.has(cont)) {
@@ -48,7 +68,7 @@ export async function listNamespaces(t: Transport, labelSelector: string): Promi
     }
     if (cont !== undefined) seen.add(cont);
   } while (cont);
-  return out;
+  return resourceVersion ?? '';
 }
 
 /** One page of a metadata-only list. */

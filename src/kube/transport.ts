@@ -16,6 +16,8 @@ import { createSecureContext } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { messageOf } from '../shared/errors.js';
+import { Slots } from '../shared/slots.js';
+import { cutOutput, lastLines } from './exec-output.js';
 import { KubeError } from './port.js';
 import { networkCode, networkError, statusError } from './http-errors.js';
 import { parseJson } from './map.js';
@@ -128,6 +130,14 @@ export interface TransportSettings {
   signal?: AbortSignal;
   /** Told every credential a request carries (exec plugins, auth providers), so that it can be masked. */
   onSecret?: (secret: string) => void;
+  /** What makes the credentials, for messages: "the exec credential plugin aws", "the kubeconfig credentials". */
+  credentials: string;
+  /** Where the text of a credential failure goes (masked and cut); it may hold secrets, so never in a message. */
+  log?: (lines: string[]) => void;
+  /** Where that log is, for messages: "the step log". */
+  logName: string;
+  /** Most requests in flight at once (watches apart: they stay open); more wait for a free slot. */
+  maxInFlight: number;
   /** The time (Retry-After dates, credential refresh); injectable for tests. */
   now: () => number;
 }
@@ -155,6 +165,8 @@ export class Transport {
   private readonly secrets = new Set<string>();
   /** Aborted WRITE_GRACE_MS after cancellation, for writes in flight. */
   private readonly writeSignal: AbortSignal | undefined;
+  /** Slots for requests in flight (not for watch streams). */
+  private readonly slots: Slots;
 
   constructor(kc: KubeConfig, settings: TransportSettings) {
     const cluster = kc.getCurrentCluster();
@@ -164,6 +176,7 @@ export class Transport {
     this.s = settings;
     this.http = new IsomorphicFetchHttpLibrary();
     this.writeSignal = settings.signal && graced(settings.signal, WRITE_GRACE_MS);
+    this.slots = new Slots(Math.max(1, settings.maxInFlight));
   }
 
   /** Milliseconds left before the deadline (Infinity without one). */
@@ -210,8 +223,27 @@ export class Transport {
     const tries: Tries = { failures: 0, throttled: 0 };
     for (;;) {
       this.check(req);
-      const res = await this.attempt(req, url, tries, stream);
+      const res = stream ? await this.attempt(req, url, tries, stream) : await this.inSlot(req, url, tries);
       if (res && !(await this.retryStatus(req, res, tries))) return res;
+    }
+  }
+
+  /** One attempt in a slot: at most `maxInFlight` at once; a wait for a slot ends with the deadline or a cancel. */
+  private async inSlot(req: Req, url: string, tries: Tries): Promise<Exchange | undefined> {
+    const cancel = req.method === 'GET' ? this.s.signal : this.writeSignal;
+    const left = this.left();
+    const limits = [
+      ...(Number.isFinite(left) ? [AbortSignal.timeout(Math.max(1, left))] : []),
+      ...(cancel ? [cancel] : []),
+    ];
+    if (!(await this.slots.acquire(limits.length ? AbortSignal.any(limits) : undefined))) {
+      if (cancel?.aborted) throw stopped(req, 'the run was cancelled', 'Cancelled');
+      throw stopped(req, "no slot for the request before the run's deadline", 'DeadlineExceeded');
+    }
+    try {
+      return await this.attempt(req, url, tries);
+    } finally {
+      this.slots.release();
     }
   }
 
@@ -259,10 +291,13 @@ export class Transport {
     stream?: AbortController,
   ): Promise<Exchange | undefined> {
     let headerTimer: NodeJS.Timeout | undefined;
-    // One request never outlives the deadline, however long the per-request timeout is.
-    const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, this.left()));
     const cancel = req.method === 'GET' ? this.s.signal : this.writeSignal;
     try {
+      // Credentials first, bounded on their own: when an exec plugin is what takes the time, it is named.
+      const ctx = new RequestContext(url, HttpMethod[req.method]);
+      tries.cachedAuth = await this.authenticate(ctx, req);
+      // One request never outlives the deadline, however long the per-request timeout is.
+      const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, this.left()));
       if (stream) {
         headerTimer = setTimeout(
           () => stream.abort(new DOMException('no response headers in time', 'TimeoutError')),
@@ -272,7 +307,7 @@ export class Transport {
       const limit = stream?.signal ?? AbortSignal.timeout(timeoutMs);
       const signal = cancel ? AbortSignal.any([limit, cancel]) : limit;
       // The pool does not always honour the signal while it connects (a TLS handshake that never completes).
-      const response = await untilAborted(this.sendOnce(req, url, tries, signal, !!stream), signal);
+      const response = await untilAborted(this.sendOnce(ctx, req, signal, !!stream), signal);
       const { httpStatusCode: status, headers } = response;
       clearTimeout(headerTimer);
       let text = '';
@@ -342,16 +377,10 @@ export class Transport {
     }
     try {
       // An exec credential plugin may never return: it gets the time left, like any request.
-      await this.bounded(req, this.kc.applySecurityAuthentication(ctx), 'the kubeconfig credentials');
+      await this.bounded(req, this.kc.applySecurityAuthentication(ctx), this.s.credentials);
     } catch (err) {
       if (err instanceof KubeError) throw err;
-      throw new KubeError(
-        `cannot prepare a request to ${this.server} from the kubeconfig: ${messageOf(err)}`,
-        0,
-        'ClientConfig',
-        req.verb,
-        req.resource,
-      );
+      throw this.credentialError(req, err);
     }
     this.auth = { headers: { ...ctx.getHeaders() }, at: now };
     this.learnSecrets(this.auth.headers);
@@ -375,7 +404,7 @@ export class Transport {
   private async sharedPool(built: Dispatcher, req: Req): Promise<Dispatcher> {
     const tls: RequestOptions = {};
     try {
-      await this.bounded(req, this.kc.applyToHTTPSOptions(tls), 'the kubeconfig credentials');
+      await this.bounded(req, this.kc.applyToHTTPSOptions(tls), this.s.credentials);
     } catch {
       return built;
     }
@@ -430,8 +459,27 @@ export class Transport {
     }
   }
 
-  /** Server text without any credential we sent (a server may echo the Authorization header). */
-  private redact(text: string): string {
+  /**
+   * A failure of an auth provider (a command it ran, a token it refreshed): its text may quote the command's
+   * arguments and output, so it goes to the log only, masked and cut; the message names where the credentials
+   * come from.
+   */
+  private credentialError(req: Req, err: unknown): KubeError {
+    const lines = lastLines(messageOf(err)).map((l) => cutOutput(this.redact(l)));
+    if (this.s.log && lines.length)
+      this.s.log([`${this.s.credentials} failed:`, ...lines.map((l) => `  | ${l}`)]);
+    const where = this.s.log ? `; the error is in ${this.s.logName}` : '';
+    return new KubeError(
+      `cannot prepare a request to ${this.server}: ${this.s.credentials} failed${where}`,
+      0,
+      'ClientConfig',
+      req.verb,
+      req.resource,
+    );
+  }
+
+  /** Text without any credential we sent (a server may echo the Authorization header; a plugin may print it). */
+  redact(text: string): string {
     let out = text;
     // Looked for first: splitting copies the whole body (list pages are hundreds of KiB) even when nothing matches.
     for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join('***');
@@ -440,14 +488,11 @@ export class Transport {
 
   /** One HTTP exchange. With `signal`, the body is returned unread (streaming). */
   private async sendOnce(
+    ctx: RequestContext,
     req: Req,
-    url: string,
-    tries: Tries,
     signal?: AbortSignal,
     stream = false,
   ): Promise<ResponseContext> {
-    const ctx = new RequestContext(url, HttpMethod[req.method]);
-    tries.cachedAuth = await this.authenticate(ctx, req);
     ctx.setHeaderParam('User-Agent', this.s.userAgent);
     ctx.setHeaderParam('Accept', req.accept ?? JSON_TYPE);
     if (req.body !== undefined) {
@@ -473,7 +518,7 @@ export class Transport {
       });
     }
     const gzip = this.s.gzip && !stream;
-    return sendDirect(dispatcher, ctx, url, req, gzip, (n) => (this.bytes += n));
+    return sendDirect(dispatcher, ctx, ctx.getUrl(), req, gzip, (n) => (this.bytes += n));
   }
 }
 

@@ -55,6 +55,18 @@ export class Watches {
     return this.start(req, `namespace "${name}"`, onEvent, (line) => parseWatchLine(line));
   }
 
+  /** Watch every namespace from `resourceVersion`: one stream however many targets wait. */
+  watchAll(resourceVersion: string, onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle> {
+    const req: Req = {
+      method: 'GET',
+      path: '/api/v1/namespaces',
+      query: this.query(resourceVersion),
+      verb: 'watch',
+      resource: 'namespaces',
+    };
+    return this.start(req, 'all namespaces', onEvent, (line) => parseWatchLine(line));
+  }
+
   /** Watch the objects of one type in one namespace, metadata only (PartialObjectMetadata), from `resourceVersion`. */
   watchObjects(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,

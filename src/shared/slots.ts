@@ -5,13 +5,29 @@ export class Slots {
 
   constructor(private readonly size: number) {}
 
-  /** Wait for a free slot. */
-  async acquire(): Promise<void> {
+  /**
+   * Wait for a free slot; true once it is held. With `signal`, a wait it ends gives up its place and returns
+   * false (no slot is held then).
+   */
+  async acquire(signal?: AbortSignal): Promise<boolean> {
     if (this.active < this.size) {
       this.active++;
-      return;
+      return true;
     }
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
+    if (signal?.aborted) return false;
+    return new Promise<boolean>((resolve) => {
+      const take = (): void => {
+        signal?.removeEventListener('abort', leave);
+        resolve(true);
+      };
+      const leave = (): void => {
+        const i = this.waiters.indexOf(take);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve(false);
+      };
+      this.waiters.push(take);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 
   /** Free the slot taken by `acquire`. */

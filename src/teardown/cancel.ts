@@ -18,12 +18,14 @@ export function refuseWritesOn(kube: Kube, signal: AbortSignal): Kube {
   return {
     getNamespace: (name) => kube.getNamespace(name),
     listNamespaces: (selector) => kube.listNamespaces(selector),
+    listAllNamespaces: (onPage) => kube.listAllNamespaces(onPage),
     discover: () => kube.discover(),
     listMetadata: (res, opts) => kube.listMetadata(res, opts),
     listRaw: (path, opts) => kube.listRaw(path, opts),
     getRaw: (path) => kube.getRaw(path),
     watchNamespace: (name, rv, onEvent) => kube.watchNamespace(name, rv, onEvent),
     watchObjects: (res, namespace, rv, onEvent) => kube.watchObjects(res, namespace, rv, onEvent),
+    watchAllNamespaces: (rv, onEvent) => kube.watchAllNamespaces(rv, onEvent),
     deleteNamespace: async (name, opts) => {
       refuse(signal, 'delete', 'namespaces');
       return kube.deleteNamespace(name, opts);

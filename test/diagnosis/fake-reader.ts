@@ -110,6 +110,9 @@ export class RecordingReader implements Kube {
   listNamespaces(labelSelector: string): Promise<NamespaceState[]> {
     return this.enter('listNamespaces', [labelSelector], '', () => []);
   }
+  listAllNamespaces(): Promise<string> {
+    return this.enter('listAllNamespaces', [], '', () => '');
+  }
 
   // Writes: a read-only snapshot must never get here.
   deleteNamespace(name: string): Promise<'requested' | 'gone'> {
@@ -117,6 +120,9 @@ export class RecordingReader implements Kube {
   }
   watchNamespace(name: string, rv: string, _onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle> {
     return this.write('watchNamespace', [name, rv]);
+  }
+  watchAllNamespaces(rv: string, _onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle> {
+    return this.write('watchAllNamespaces', [rv]);
   }
   patchFinalizers(...args: unknown[]): Promise<'patched' | 'gone'> {
     return this.write('patchFinalizers', args);

@@ -225,6 +225,9 @@ export class RecordingKube implements Kube {
   listNamespaces(): Promise<NamespaceState[]> {
     return this.unused('listNamespaces');
   }
+  listAllNamespaces(): Promise<string> {
+    return this.unused('listAllNamespaces');
+  }
   discover(): Promise<Discovery> {
     return this.unused('discover');
   }
@@ -245,6 +248,9 @@ export class RecordingKube implements Kube {
   }
   deleteObject(): Promise<'requested' | 'gone'> {
     return this.unused('deleteObject');
+  }
+  watchAllNamespaces(): Promise<WatchHandle> {
+    return this.unused('watchAllNamespaces');
   }
   private unused(method: string): Promise<never> {
     this.calls.push(`UNEXPECTED ${method}`);
