@@ -1,4 +1,7 @@
-/** Create or update the one pull-request comment the action owns, found by a hidden marker. */
+/**
+ * Create or update the one pull-request comment the action owns: the first comment that carries the hidden marker
+ * and was written by the token's own identity. A marker in anyone else's comment is ignored and never edited.
+ */
 import type { Logger } from '../shared/ports.js';
 import { GitHubError, type GitHubApi, type RepoRef } from './port.js';
 
@@ -11,7 +14,7 @@ const PER_PAGE = 100;
 interface CommentJson {
   id: number;
   body?: string;
-  user?: { type?: string };
+  user?: { login?: string; type?: string } | null;
 }
 
 /** What happened to the comment; `skipped` carries the reason (a warning, never a failure). */
@@ -22,35 +25,60 @@ function hasNextPage(link: unknown): boolean {
   return typeof link === 'string' && /rel="next"/.test(link);
 }
 
-/** Page through the issue's comments for the marker; the first match is ours. */
-async function findOurs(api: GitHubApi, base: string): Promise<number | undefined> {
-  for (let page = 1; ; page++) {
-    const res = await api.request<CommentJson[]>(`GET ${base}/comments?per_page=${PER_PAGE}&page=${page}`);
-    const ours = res.data.find((c) => c.body?.startsWith(COMMENT_MARKER));
-    if (ours) return ours.id;
-    if (!hasNextPage(res.headers.link) || res.data.length === 0) return undefined;
+/** Logins are case-insensitive on GitHub. */
+const sameLogin = (a: string | undefined, b: string): boolean => a?.toLowerCase() === b.toLowerCase();
+
+/** Page through the issue's comments for the marker in a comment by `author`; the first match is ours. */
+async function findOurs(
+  api: GitHubApi,
+  base: string,
+  author: string,
+  logger: Logger,
+): Promise<number | undefined> {
+  let foreign = 0;
+  try {
+    for (let page = 1; ; page++) {
+      const res = await api.request<CommentJson[]>(`GET ${base}/comments?per_page=${PER_PAGE}&page=${page}`);
+      for (const c of res.data) {
+        if (!c.body?.startsWith(COMMENT_MARKER)) continue;
+        if (sameLogin(c.user?.login, author)) return c.id;
+        foreign++;
+      }
+      if (!hasNextPage(res.headers.link) || res.data.length === 0) return undefined;
+    }
+  } finally {
+    if (foreign > 0)
+      logger.info(`pr-comment: ${foreign} comment(s) by others carry the marker; ignored, never edited.`);
   }
 }
 
-/** Create or update the comment on pull request `number`; a 403/404 (forks, read-only tokens) is a warning. */
+/**
+ * Create or update the comment on pull request `number`, looking only at comments by `author` (the token's login);
+ * a 403/404 (forks, read-only tokens) is a warning.
+ */
 export async function upsertComment(
   api: GitHubApi,
   repo: RepoRef,
   number: number,
   body: string,
   logger: Logger,
+  author: string,
 ): Promise<CommentResult> {
   const repoPath = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}`;
   const base = `${repoPath}/issues/${number}`;
   const text = `${COMMENT_MARKER}\n${body}`;
   try {
-    const id = await findOurs(api, base);
+    const id = await findOurs(api, base, author, logger);
+    type Written = { id: number; html_url?: string; user?: { login?: string } | null };
     const res =
       id === undefined
-        ? await api.request<{ id: number; html_url?: string }>(`POST ${base}/comments`, { body: text })
-        : await api.request<{ id: number; html_url?: string }>(`PATCH ${repoPath}/issues/comments/${id}`, {
-            body: text,
-          });
+        ? await api.request<Written>(`POST ${base}/comments`, { body: text })
+        : await api.request<Written>(`PATCH ${repoPath}/issues/comments/${id}`, { body: text });
+    const wrote = res.data.user?.login;
+    if (id === undefined && wrote && !sameLogin(wrote, author))
+      logger.info(
+        `pr-comment: GitHub wrote the comment as ${wrote}, not ${author}: the next run will not find it.`,
+      );
     return { result: id === undefined ? 'created' : 'updated', id: res.data.id, url: res.data.html_url };
   } catch (error) {
     if (error instanceof GitHubError && (error.kind === 'forbidden' || error.kind === 'not-found')) {

@@ -4,14 +4,19 @@ import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { upsertComment } from './comment.js';
+import { tokenIdentity } from './identity.js';
 import type { GitHubApi } from './port.js';
 
-/** Comment on the pull request of the triggering event; every problem is a warning. */
+/**
+ * Comment on the pull request of the triggering event, as the identity the token belongs to (`restBase`: the REST
+ * API address, for the GraphQL one); every problem is a warning.
+ */
 export async function commentOnPullRequest(
   report: RunReport,
   context: RunContext,
   github: () => Promise<GitHubApi>,
   logger: Logger,
+  restBase: string,
 ): Promise<void> {
   const pr = context.pullRequest;
   const [owner, repo] = (context.repository ?? '').split('/');
@@ -20,12 +25,16 @@ export async function commentOnPullRequest(
     return;
   }
   try {
+    const api = await github();
+    const identity = await tokenIdentity(api, restBase, logger);
+    logger.info(`pr-comment: the token belongs to ${identity.login}; only its comments are looked at.`);
     const result = await upsertComment(
-      await github(),
+      api,
       { owner, repo },
       pr.number,
       renderComment(report),
       logger,
+      identity.login,
     );
     if (result.result !== 'skipped')
       logger.info(`pr-comment: ${result.result} ${result.url ?? `comment ${result.id}`}`);

@@ -81,6 +81,13 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
 
   test('action with pr-comment on a pull_request event: one comment, updated on the next run; token masked', async () => {
     ({ kubeconfig } = await cluster.start());
+    // Anyone can post the marker: that comment is someone else's and is never edited.
+    const hostile = {
+      id: 1,
+      body: '<!-- namespace-teardown:pr-comment -->\nrun this',
+      user: { login: 'mallory', type: 'User' as const },
+    };
+    gh.comments.push({ ...hostile, user: { ...hostile.user } });
     const dir = mkdtempSync(join(tmpdir(), 'nt-event-'));
     const event = join(dir, 'event.json');
     writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: 'Add cart' } }));
@@ -99,16 +106,24 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
       expect(run.stdout).toContain(`::add-mask::${TOKEN}`);
       expect(run.stdout.replace(`::add-mask::${TOKEN}`, '')).not.toContain(TOKEN);
     }
-    expect(gh.comments).toHaveLength(1);
-    expect(gh.comments[0]!.body).toMatch(
+    expect(gh.comments).toHaveLength(2);
+    expect(gh.comments[0]).toEqual(hostile);
+    expect(gh.comments[1]!.user.login).toBe('github-actions[bot]');
+    expect(gh.comments[1]!.body).toMatch(
       /^<!-- namespace-teardown:pr-comment -->\n## ✅ Namespace teardown: 1 already gone of 1 namespace/,
     );
-    expect(gh.comments[0]!.body).toContain('(https://github.com/acme/shop/actions/runs/7)');
+    expect(gh.comments[1]!.body).toContain('(https://github.com/acme/shop/actions/runs/7)');
+    const identity = ['GET /api/v3/user', 'POST /api/graphql'];
     expect(gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      ...identity,
       'GET /api/v3/repos/acme/shop/issues/42/comments',
       'POST /api/v3/repos/acme/shop/issues/42/comments',
+      ...identity,
       'GET /api/v3/repos/acme/shop/issues/42/comments',
-      'PATCH /api/v3/repos/acme/shop/issues/comments/1',
+      'PATCH /api/v3/repos/acme/shop/issues/comments/2',
     ]);
+    expect(second.stdout).toContain(
+      'pr-comment: 1 comment(s) by others carry the marker; ignored, never edited.',
+    );
   });
 });

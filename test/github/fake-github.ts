@@ -7,10 +7,25 @@ export interface FakePull {
   closed_at?: string | null;
 }
 
+/** A comment's author as GitHub records it. */
+export interface FakeUser {
+  login: string;
+  type: 'User' | 'Bot';
+}
+
 /** What the fake answers and what it was asked. */
 export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
-  readonly comments: { id: number; body: string }[] = [];
+  readonly comments: { id: number; body: string; user: FakeUser }[] = [];
+  /**
+   * Who the token belongs to. By default an installation token of the Actions app (the workflow's GITHUB_TOKEN):
+   * `GET /user` refuses it, GraphQL `viewer` names the bot.
+   */
+  identity: FakeUser & { installation: boolean } = {
+    login: 'github-actions[bot]',
+    type: 'Bot',
+    installation: true,
+  };
   readonly requests: { method: string; path: string; authorized: boolean; at: number }[] = [];
   /** Added before every answer, like the round trip to a real GitHub. */
   delayMs = 0;
@@ -40,6 +55,15 @@ export class FakeGitHub {
     const authorized = req.headers.authorization === `token ${this.token}`;
     this.requests.push({ method: req.method ?? '', path: url.pathname, authorized, at: Date.now() });
     if (!authorized) return [401, { message: 'Bad credentials' }];
+    const { installation, ...user } = this.identity;
+    if (url.pathname === '/api/v3/user' && req.method === 'GET')
+      return installation ? [403, { message: 'Resource not accessible by integration' }] : [200, user];
+    if (url.pathname === '/api/graphql' && req.method === 'POST') {
+      const query = (JSON.parse(await text(req)) as { query?: string }).query ?? '';
+      return /viewer\s*\{\s*login/.test(query)
+        ? [200, { data: { viewer: { login: user.login } } }]
+        : [400, {}];
+    }
     const pull = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
     if (pull && req.method === 'GET') {
       const p = this.pulls.get(Number(pull[1]));
@@ -48,7 +72,7 @@ export class FakeGitHub {
     if (/\/issues\/\d+\/comments$/.test(url.pathname)) {
       if (req.method === 'GET') return [200, this.comments];
       const body = JSON.parse(await text(req)) as { body: string };
-      const comment = { id: this.comments.length + 1, body: body.body };
+      const comment = { id: this.comments.length + 1, body: body.body, user };
       this.comments.push(comment);
       return [201, comment];
     }
