@@ -3,6 +3,7 @@ import type { Finding } from '../diagnosis/types.js';
 import type { RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, verdictOf } from './causes.js';
 import { fixCommand, oneLineScript, withContext } from './commands.js';
+import { listNames } from './brief.js';
 import { safeLog, truncate } from './escape.js';
 import { resolvedByForce } from './force.js';
 import { predictionNotices } from './predictions.js';
@@ -14,6 +15,9 @@ export interface Annotation {
   title: string;
   message: string;
 }
+
+/** Names in one annotation's title; the rest are counted (all are in the summary and the report). */
+const NAMES_IN_TITLE = 10;
 
 /** GitHub shows at most 10 annotations of each level per step… */
 export const PER_LEVEL_LIMIT = 10;
@@ -48,7 +52,10 @@ function blockers(report: RunReport, slots: number): Annotation[] {
       })
     : causesOf(report).map((c) => ({
         level: 'error' as const,
-        title: `${c.targets.length} namespace(s) stuck in Terminating: ${c.targets.map((t) => t.name).join(', ')}`,
+        title: `${c.targets.length} namespace(s) stuck in Terminating: ${listNames(
+          c.targets.map((t) => t.name),
+          NAMES_IN_TITLE,
+        )}`,
         message: `${c.summary}.${c.command ? ` Fix: ${oneLineScript(c.command)}` : ''}`,
       }));
   return [...stuckOnes, ...refused];

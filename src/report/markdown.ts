@@ -2,6 +2,7 @@
 import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, verdictOf } from './causes.js';
+import { listNames } from './brief.js';
 import { md } from './escape.js';
 import { renderDetails } from './findings.js';
 import { renderForce } from './force.js';
@@ -15,8 +16,15 @@ import { conditionWords } from './words.js';
 export { conditionWords } from './words.js';
 export { renderFixFirst, renderHeadline } from './headline.js';
 
-/** GitHub refuses a step summary over 1 MiB (in bytes); what does not fit below this is cut and said so. */
+/** GitHub refuses a step summary over 1 MiB (in bytes). */
 export const SUMMARY_LIMIT = 1_000_000;
+/** A summary longer than this is no longer read: what does not fit is cut and said so (all of it is in the report). */
+export const SUMMARY_BUDGET = 100_000;
+/** Rows of the table of namespaces still there, and of the folded table of those gone; the rest are counted. */
+export const STILL_ROWS = 200;
+export const GONE_ROWS = 100;
+/** Names listed in the settings line; more are counted. */
+const SETTINGS_NAMES = 10;
 
 const OUTCOME_WORDS: Record<Outcome, string> = {
   gone: '✅ gone',
@@ -93,12 +101,12 @@ class Budget {
     this.parts.push(text);
     return true;
   }
-  /** A table row by row; the rows that do not fit are counted. */
-  table(what: string, header: string[], rows: string[], wrap?: [string, string]): void {
+  /** A table row by row, at most `maxRows`; the rows that do not fit are counted. */
+  table(what: string, header: string[], rows: string[], maxRows: number, wrap?: [string, string]): void {
     const head = [...(wrap ? [wrap[0], ''] : []), ...header].join('\n');
     let size = Buffer.byteLength(head) + Buffer.byteLength(wrap?.[1] ?? '') + 2;
     const kept: string[] = [];
-    for (const row of rows) {
+    for (const row of rows.slice(0, maxRows)) {
       size += Buffer.byteLength(row) + 1;
       if (this.used + size + 2 > this.limit) break;
       kept.push(row);
@@ -110,12 +118,21 @@ class Budget {
 
 function settingsLine(report: RunReport): string {
   const s = report.settings;
-  const targets = [s.namespaces.length ? `namespaces ${s.namespaces.map((n) => md(n)).join(', ')}` : ''];
+  const targets: string[] = [];
+  if (s.namespaces.length)
+    targets.push(
+      `namespaces ${listNames(
+        s.namespaces.map((n) => md(n)),
+        SETTINGS_NAMES,
+      )}`,
+    );
   if (s.selector) targets.push(`selector <code>${md(s.selector)}</code>`);
+  if (report.sweep) targets.push(`sweep ${report.sweep.mode}`);
   const cost = report.cost
     ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`
     : '';
-  return `<sub>result <code>${report.result}</code> · ${targets.filter(Boolean).join(' + ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
+  const parts = [`result <code>${report.result}</code>`, targets.join(' + ')].filter(Boolean);
+  return `<sub>${parts.join(' · ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
 /**
@@ -129,7 +146,8 @@ export function renderSummary(
 ): string {
   const selector = report.settings.selector;
   const context = report.context.cluster?.context;
-  const b = new Budget((opts.limit ?? SUMMARY_LIMIT) - 2_000);
+  const limit = Math.min(opts.limit ?? SUMMARY_BUDGET, SUMMARY_LIMIT);
+  const b = new Budget(limit - 2_000);
   b.add(renderHeadline(report));
   if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
@@ -141,6 +159,7 @@ export function renderSummary(
       'rows of the table of namespaces still there',
       ['| Namespace | Owner | Outcome | Blocked by |', '| --- | --- | --- | --- |'],
       present.map((t) => attentionRow(t, selector, numbers)),
+      STILL_ROWS,
     );
   }
   if (!b.add(renderSweep(report))) b.cut.push('the sweep section');
@@ -160,6 +179,7 @@ export function renderSummary(
       'rows of the table of namespaces gone',
       ['| Namespace | Owner | Outcome | Took |', '| --- | --- | --- | --- |'],
       gone.map((t) => goneRow(t, selector)),
+      GONE_ROWS,
       [
         `<details><summary>✅ ${gone.length} namespace${gone.length === 1 ? '' : 's'} gone</summary>`,
         '</details>',
@@ -177,7 +197,9 @@ export function renderSummary(
     );
   if (b.cut.length) {
     const where = reportPath ? ` Everything is in the JSON report: <code>${md(reportPath, 300)}</code>.` : '';
-    b.parts.push(`> ✂️ **Cut to stay under GitHub's 1 MiB summary limit:** ${b.cut.join('; ')}.${where}`);
+    b.parts.push(
+      `> ✂️ **Cut to keep the summary short (${Math.round(limit / 1000)} KB):** ${b.cut.join('; ')}.${where}`,
+    );
   }
   b.parts.push(settingsLine(report));
   return b.parts.join('\n\n') + '\n';

@@ -10,11 +10,14 @@ import { join } from 'node:path';
 import { messageOf } from '../shared/errors.js';
 import type { RunReport } from '../teardown/outcome.js';
 import { planAnnotations } from './annotations.js';
+import { briefReason } from './brief.js';
 import { breakCommands, safeLog } from './escape.js';
 import { renderSummary } from './markdown.js';
 import { outputsOf } from './outputs.js';
 
 const reasonOf = (error: unknown): string => breakCommands(messageOf(error));
+/** Names in the step's failure line (an annotation); all of them are in the summary and the report. */
+const NAMES_IN_FAILURE = 10;
 
 /** Write the JSON report in `dir`, else in the OS temp dir; the path written, or '' when neither worked. */
 async function writeReport(report: RunReport, name: string, dir: string | undefined): Promise<string> {
@@ -50,7 +53,9 @@ export async function publish(report: RunReport, name: string, dir: string | und
   }
   for (const [output, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(output, value);
   if (report.failures.length > 0)
-    core.setFailed(`Namespace teardown failed: ${safeLog(report.failures.join('; '))}`);
+    core.setFailed(
+      `Namespace teardown failed: ${safeLog(report.failures.map((f) => briefReason(f, NAMES_IN_FAILURE)).join('; '))}`,
+    );
   // A cancelled run never passes, whatever fail-on says.
   else if (report.cancelled) core.setFailed('Namespace teardown was cancelled.');
 }

@@ -6,6 +6,8 @@ import { md } from './escape.js';
 
 /** Above this many kept namespaces, their table is folded. */
 const FOLD_KEPT_OVER = 10;
+/** Rows of each table; the rest are counted (every entry is in the JSON report, `sweep.entries`). */
+const SWEEP_ROWS = 200;
 
 const WENT: Record<Outcome, string> = {
   gone: '✅ went',
@@ -38,15 +40,21 @@ function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<st
 }
 
 function table(entries: SweepEntry[], cell: (e: SweepEntry) => string, now: number): string {
-  const rows = entries.map(
-    (e) =>
-      `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e)} | ${md(e.reason, 300)} | ${ageCell(e, now)} |`,
+  const rows = entries
+    .slice(0, SWEEP_ROWS)
+    .map(
+      (e) =>
+        `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e)} | ${md(e.reason, 300)} | ${ageCell(e, now)} |`,
+    );
+  const more =
+    entries.length > SWEEP_ROWS
+      ? `\n\n…and ${entries.length - SWEEP_ROWS} more, in the JSON report (\`sweep.entries\`).`
+      : '';
+  return (
+    ['| Namespace | Decision | Pull request | Why | Age |', '| --- | --- | --- | --- | --- |', ...rows].join(
+      '\n',
+    ) + more
   );
-  return [
-    '| Namespace | Decision | Pull request | Why | Age |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows,
-  ].join('\n');
 }
 
 /** Counts in words: kept / would go (plan) or went (on). */
@@ -78,12 +86,16 @@ export function renderSweep(report: RunReport): string {
       (sweep.maxAge ? ` · unlabelled after ${sweep.maxAge}` : '') +
       ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)</sub>`,
   ];
-  if (going.length) lines.push(table(going, cell, now));
+  if (going.length) {
+    lines.push(`#### ${sweep.mode === 'plan' ? 'Would go' : 'Chosen to go'} (${going.length})`);
+    lines.push(table(going, cell, now));
+  }
   if (kept.length) {
     const keptTable = table(kept, cell, now);
+    lines.push(`#### Kept (${kept.length})`);
     lines.push(
       kept.length > FOLD_KEPT_OVER
-        ? `<details><summary>${kept.length} kept</summary>\n\n${keptTable}\n\n</details>`
+        ? `<details><summary>Show the ${kept.length} kept</summary>\n\n${keptTable}\n\n</details>`
         : keptTable,
     );
   }

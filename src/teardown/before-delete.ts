@@ -31,23 +31,43 @@ interface Deps {
 
 /** Pre-mortems in flight at once: each is a full metadata scan of one namespace. */
 const PRE_MORTEMS_AT_ONCE = 4;
+/**
+ * Above this many namespaces to delete, none gets a pre-mortem or the custom-resources phase: each is a full scan
+ * of its namespace (and reads of the cluster's workloads and roles) before its DELETE, and thousands of them would
+ * hold the DELETEs back past the deadline.
+ */
+export const PRE_MORTEM_MAX_TARGETS = 50;
 
 /** Runs the pre-mortem and the custom-resources phase per target; the cluster-wide reads once per run. */
 export class BeforeDelete {
   private podsFirst?: Promise<boolean | 'unknown'>;
   private catalog?: Promise<Catalog>;
   private readonly slots = new Slots(PRE_MORTEMS_AT_ONCE);
+  /** Why no target gets either, when there are too many to delete. */
+  private readonly tooMany?: string;
 
   constructor(
     private readonly settings: Settings,
     private readonly deps: Deps,
     /** The wait's deadline (start + timeout): the phase never goes past it. */
     private readonly deadline: number,
-  ) {}
+    /** How many Active targets this run deletes. */
+    toDelete = 0,
+  ) {
+    if (toDelete > PRE_MORTEM_MAX_TARGETS) {
+      const phase = settings.teardownOrder === 'custom-resources-first';
+      this.tooMany =
+        `${toDelete} namespaces to delete, more than ${PRE_MORTEM_MAX_TARGETS}: no pre-mortem` +
+        `${phase ? ' and no custom resources first' : ''} (each needs a full scan of its namespace before its DELETE)` +
+        `${phase ? '; they are deleted as with teardown-order: namespace' : ''}`;
+      deps.logger.warning(this.tooMany);
+    }
+  }
 
   /** For an Active target about to be deleted: predict, then (by the order chosen) delete its custom resources first. */
   async run(state: NamespaceState): Promise<Early> {
     const early: Early = {};
+    if (this.tooMany) return { customResources: skipped(this.tooMany) };
     try {
       const { preMortem, snapshot } = await this.preMortem(state);
       early.preMortem = preMortem;

@@ -12,6 +12,7 @@ import {
   resolveTargets,
   type Resolved,
 } from '../targets/resolve.js';
+import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
 
@@ -118,6 +119,9 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
   };
 }
 
+/** Namespaces named on a progress line; the rest are counted. */
+const PROGRESS_NAMES = 10;
+
 function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, startedMs: number): () => void {
   const stop = new AbortController();
   const every = deps.progressMs ?? 15_000;
@@ -130,13 +134,16 @@ function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, sta
       );
       if (waiting.length === 0) continue;
       const now = deps.clock.now();
+      // A few names say enough; thousands would make every progress line hundreds of KiB.
+      const more = waiting.length > PROGRESS_NAMES ? `, and ${waiting.length - PROGRESS_NAMES} more` : '';
       const list = waiting
+        .slice(0, PROGRESS_NAMES)
         .map((r) => {
           const since = r.transitions.find((t) => t.phase === 'Terminating')?.at ?? r.transitions[0]!.at;
           return `${r.last.name} (${r.last.phase} for ${formatDuration(now - since)})`;
         })
         .join(', ');
-      deps.logger.info(`waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}`);
+      deps.logger.info(`waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}${more}`);
     }
   })();
   return () => stop.abort();
@@ -148,6 +155,8 @@ interface RunCtx {
   deadline: number;
   records: Map<string, WaitRecord>;
   before: BeforeDelete;
+  /** With many targets, their waits share one watch and one list. */
+  feed?: NamespaceFeed;
 }
 
 /** Wait for one namespace while the inspector diagnoses and forces it at its checkpoints. */
@@ -168,6 +177,7 @@ async function waitAndInspect(
     clock,
     logger,
     pollMs: ctx.deps.pollMs ?? 10_000,
+    feed: ctx.feed,
     onChange: (r) => {
       ctx.records.set(state.name, r);
       latest = r.goneAt === undefined && r.last.deletionTimestamp ? r.last : undefined;
@@ -205,7 +215,7 @@ function applyInspection(report: TargetReport, result: Inspection): void {
   report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
   if (result.scan) report.scan = result.scan;
   if (result.unread.length) report.unread = result.unread;
-  if (result.plan) report.force = { plan: result.plan, audit: result.audit };
+  if (result.plan) report.force = { plan: result.plan, passes: result.plans, audit: result.audit };
   if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
 
@@ -272,9 +282,14 @@ export async function deleteAndWait(
     if (found.error) logger.warning(found.error);
     return found;
   });
-  const before = new BeforeDelete(settings, deps, deadline);
-  const ctx: RunCtx = { settings, deps, deadline, records: new Map(), before };
+  const toDelete = settings.delete
+    ? resolved.targets.filter((t) => t.state && !t.state.deletionTimestamp && !t.refused && !t.error).length
+    : 0;
+  const before = new BeforeDelete(settings, deps, deadline, toDelete);
+  const feed = feedFor(resolved.targets, deps);
+  const ctx: RunCtx = { settings, deps, deadline, records: new Map(), before, feed };
   const stopProgress = startProgress(ctx.records, deps, clock.now());
+  ctx.feed?.start();
   try {
     const targets = await logger.group('Delete, wait and diagnose', () =>
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
@@ -282,5 +297,20 @@ export async function deleteAndWait(
     return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();
+    ctx.feed?.close();
   }
+}
+
+/** One shared watch and list for the waits when there are many targets to wait for (see SHARED_WATCH_FROM). */
+function feedFor(targets: Resolved[], deps: TeardownDeps): NamespaceFeed | undefined {
+  const waiting = targets.filter((t) => t.state && t.refused === undefined && t.error === undefined).length;
+  if (waiting < SHARED_WATCH_FROM) return undefined;
+  deps.logger.info(
+    `${waiting} namespaces to wait for: one watch and one list of all namespaces serve them all`,
+  );
+  return new NamespaceFeed(deps.kube, {
+    clock: deps.clock,
+    logger: deps.logger,
+    pollMs: deps.pollMs ?? 10_000,
+  });
 }

@@ -42,7 +42,10 @@ export interface Inspection {
   diagnosedBecause?: string;
   /** Which namespace scan the last diagnosis ran, and why. */
   scan?: ScanChoice;
+  /** The plan of the last forcing pass. */
   plan?: Plan;
+  /** The plan of every forcing pass, in order (the last is `plan`). */
+  plans: Plan[];
   audit: AuditEntry[];
   /** True when a forced write was made (mode `on`), so the outcome of a gone namespace is `forced`. */
   forcedWrites: boolean;
@@ -80,7 +83,7 @@ const LOGGED_FINDINGS = 10;
  * gone); `since` is when it started Terminating. Stops when `signal` aborts (the wait ended).
  */
 export class Inspector {
-  readonly result: Inspection = { findings: [], audit: [], forcedWrites: false, unread: [] };
+  readonly result: Inspection = { findings: [], plans: [], audit: [], forcedWrites: false, unread: [] };
   /** Read errors already warned about: meeting one again logs it as info, not a warning. */
   private readonly warned: Set<string>;
   /** The leftovers of the last diagnosis, for the force plan. */
@@ -139,6 +142,7 @@ export class Inspector {
     const findings = await this.diagnose(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
     const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers);
     this.result.plan = plan;
+    this.result.plans.push(plan);
     logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision}, ${plan.steps.length} step(s)`);
     if (plan.steps.length === 0 || plan.decision !== 'force') return;
     const audit = await executePlan(kube, plan, {

@@ -46,8 +46,11 @@ export interface TargetReport {
   scan?: ScanChoice;
   /** What the last diagnosis could not read (403, timeout, a type that failed to list); findings say what it leaves unknown. */
   unread?: { what: string; error: string }[];
-  /** The force plan (when force is not off and force-after was reached) and what was done. */
-  force?: { plan: Plan; audit: AuditEntry[] };
+  /**
+   * The force plan (when force is not off and force-after was reached) and what was done: `plan` is the last pass's,
+   * `passes` every pass's in order (a pass that forced something is followed by another).
+   */
+  force?: { plan: Plan; passes?: Plan[]; audit: AuditEntry[] };
   /** Foreseen from a read-only snapshot before the first DELETE (Active targets this run deleted), and whether it came true. */
   preMortem?: PreMortem;
   /** The custom resources deleted before the namespace, and what their controllers did. */

@@ -19,7 +19,7 @@ export function runDeadline(started: number, timeoutMs: number): number {
 
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
 export function failuresOf(
-  settings: Pick<Settings, 'failOn'>,
+  settings: Pick<Settings, 'failOn'> & Partial<Pick<Settings, 'sweep'>>,
   targets: TargetReport[],
   run: { error?: string; cancelled?: boolean } = {},
 ): string[] {
@@ -32,7 +32,9 @@ export function failuresOf(
   const present = targets.filter((t) => t.outcome === 'stuck' || t.outcome === 'active').map((t) => t.name);
   if (present.length) failures.push(`${present.length} namespace(s) still present: ${present.join(', ')}`);
   const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
-  if (refused.length) failures.push(`protected namespace(s) matched the selector: ${refused.join(', ')}`);
+  // Only the selector or the sweep can pick a protected namespace (a protected name given as input is refused).
+  const picked = settings.sweep ? 'were chosen by the sweep' : 'matched the selector';
+  if (refused.length) failures.push(`protected namespace(s) ${picked}: ${refused.join(', ')}`);
   if (settings.failOn === 'leaked') {
     const leaked = targets.filter((t) => t.findings.some((f) => f.leaked)).map((t) => t.name);
     if (leaked.length) failures.push(`finalizers leaked in: ${leaked.join(', ')}`);

@@ -2,6 +2,7 @@
 import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from '../kube/port.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
+import type { FeedTarget, NamespaceFeed } from './feed.js';
 
 /** What the wait saw of one namespace. */
 export interface WaitRecord {
@@ -27,11 +28,13 @@ export interface WaitOptions {
   pollMs: number;
   /** Called on every state change (for progress lines). */
   onChange?: (record: WaitRecord) => void;
+  /** The shared watch and list of many targets; absent = this wait watches and polls its namespace itself. */
+  feed?: NamespaceFeed;
 }
 
 type Finish = (why: 'gone' | 'recreated' | 'timeout') => void;
 
-class NamespaceWaiter {
+class NamespaceWaiter implements FeedTarget {
   readonly record: WaitRecord;
   private readonly stop = new AbortController();
   private finished = false;
@@ -50,13 +53,26 @@ class NamespaceWaiter {
     };
   }
 
+  get name(): string {
+    return this.initial.name;
+  }
+
+  get uid(): string {
+    return this.initial.uid;
+  }
+
   readonly finish: Finish = (why) => {
     if (this.finished) return;
     this.finished = true;
     if (why !== 'timeout') this.record.goneAt = this.opts.clock.now();
+    this.opts.feed?.remove(this);
     this.stop.abort();
     this.resolveDone();
   };
+
+  noteRestart(cause: 'expired' | 'reset'): void {
+    if (!this.finished) this.record.restarts[cause]++;
+  }
 
   /** Apply a state read with GET (undefined = not found); only a GET may show the name recreated. */
   observe(ns: NamespaceState | undefined, deleted = false): void {
@@ -81,8 +97,12 @@ class NamespaceWaiter {
     const cancel = this.opts.signal;
     if (cancel?.aborted) this.finish('timeout');
     cancel?.addEventListener('abort', () => this.finish('timeout'), { once: true, signal: this.stop.signal });
-    void this.watchLoop();
-    void this.pollLoop();
+    if (this.opts.feed) {
+      if (!this.finished) this.opts.feed.add(this);
+    } else {
+      void this.watchLoop();
+      void this.pollLoop();
+    }
     await this.done;
     return this.record;
   }
@@ -137,7 +157,7 @@ class NamespaceWaiter {
     return ended;
   }
 
-  private async readNow(): Promise<NamespaceState | undefined | 'error'> {
+  async readNow(): Promise<NamespaceState | undefined | 'error'> {
     try {
       const ns = await this.kube.getNamespace(this.initial.name);
       this.observe(ns);

@@ -36,6 +36,10 @@ describe('forcing over real HTTPS', () => {
     expect(w[0]!.contentType).toBe('application/merge-patch+json');
     expect(w[0]!.body).toMatchObject({ metadata: { finalizers: [] } });
     expect(t.force!.audit).toMatchObject([KIALI_REMOVED]);
+    // Every pass is kept, the last one being the plan.
+    expect(t.force!.passes!.length).toBeGreaterThanOrEqual(1);
+    expect(t.force!.passes!.at(-1)).toEqual(t.force!.plan);
+    expect(t.force!.passes![0]!.decision).toBe('force');
     // fail-on: leaked fails when forcing was needed: the leak is the bug to fix in the chart.
     expect(report.failures.join('\n')).toMatch(/forcing was needed for: istio-system/);
     // Nothing outside the target changed: the whole rest of the cluster is identical.

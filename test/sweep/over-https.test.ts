@@ -178,7 +178,15 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
     ]);
     for (const n of ['pr-1', 'pr-3', 'pr-5', 'pr-7', 'pr-8', 'pr-bad', 'keep-pr-2', 'unlabelled'])
       expect(cluster.namespace(n)?.metadata.deletionTimestamp).toBeUndefined();
-    expect(renderSummary(report)).toMatch(/\| pr-2 \| ✅ went \|/);
+    const summary = renderSummary(report);
+    expect(summary).toMatch(/\| pr-2 \| ✅ went \|/);
+    // The sweep chose the protected one (there is no selector), and says so.
+    expect(report.failures).toContain('protected namespace(s) were chosen by the sweep: keep-pr-2');
+    expect(summary).toMatch(/^#### Chosen to go \(\d+\)$/m);
+    expect(summary).toMatch(/^#### Kept \(\d+\)$/m);
+    const settings = summary.trimEnd().split('\n').at(-1)!;
+    expect(settings).toMatch(/^<sub>result <code>\w+<\/code> · sweep on · delete true · /);
+    expect(settings).not.toContain(' ·  · ');
   });
 
   test('a namespace of an open PR is never deleted, whatever GitHub answers for it', async () => {

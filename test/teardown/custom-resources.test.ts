@@ -161,6 +161,24 @@ describe('custom-resources-first against pods-first deletion (fake 1.34)', () =>
     expect(cluster.get(WIDGETS, 'keep', 'mine')).toBeDefined();
     expect(writes(cluster).filter((w) => /^PATCH|\/finalize/.test(w))).toEqual([]);
   });
+
+  test('more than 50 namespaces to delete: no pre-mortem, no phase, a warning that says so; each deleted at once', async () => {
+    const bare = Array.from({ length: 53 }, (_, i) => `pr-${i + 1}`);
+    cluster = setUp({ inside: [], bare });
+    const { kubeconfig } = await cluster.start();
+    const { report, log } = await runEngine(kubeconfig, { selector: 'preview=yes', timeout: '30s' });
+    expect(report.result).toBe('clean');
+    expect(log.filter((l) => l.startsWith('warning: 53 namespaces to delete, more than 50'))).toHaveLength(1);
+    for (const t of report.targets) {
+      expect(t.preMortem).toBeUndefined();
+      expect(t.customResources).toMatchObject({
+        mode: 'skipped',
+        note: expect.stringMatching(/^53 namespaces/),
+      });
+    }
+    // No scan before the DELETEs: the only reads of a namespace's content are the diagnosis's, and none was needed.
+    expect(cluster.requests.filter((r) => /\/namespaces\/pr-\d+\/configmaps/.test(r.path))).toEqual([]);
+  });
 });
 
 describe('contrast and neighbours', () => {
