@@ -42,7 +42,36 @@ export interface LeakedSpec {
   objects: number;
 }
 
-export type ScenarioSpec = BigSpec | ManySpec | LeakedSpec;
+/** The scale scenario: many target names, some of which exist; a few of those are held by a leaked finalizer. */
+export interface ScaleSpec {
+  kind: 'scale';
+  /** Target names, in order (`scaleName(i)`). */
+  names: number;
+  /** How many of them exist, spread evenly over the names. */
+  existing: number;
+  /** How many of the existing ones hold a Gadget with a finalizer nobody removes. */
+  stuck: number;
+  controller: ManySpec['controller'];
+}
+
+export type ScenarioSpec = BigSpec | ManySpec | LeakedSpec | ScaleSpec;
+
+/** The name of target `i` of the scale scenario. */
+export function scaleName(i: number): string {
+  return `pr-${String(i + 1).padStart(5, '0')}`;
+}
+
+/** Whether target `i` of `spec` exists (spread evenly over the names), and whether it is held by the leaked finalizer. */
+export function scaleKind(
+  spec: Pick<ScaleSpec, 'names' | 'existing' | 'stuck'>,
+  i: number,
+): 'missing' | 'stuck' | 'existing' {
+  const stride = Math.max(1, Math.floor(spec.names / Math.max(1, spec.existing)));
+  if (i % stride !== 0 || i / stride >= spec.existing) return 'missing';
+  const k = i / stride;
+  const stuckStride = spec.stuck > 0 ? Math.max(1, Math.floor(spec.existing / spec.stuck)) : Infinity;
+  return k % stuckStride === 0 && k / stuckStride < spec.stuck ? 'stuck' : 'existing';
+}
 
 /** A request as the fake logged it, without its body. */
 export interface LoggedRequest {
@@ -67,7 +96,8 @@ export type Command =
   | { op: 'busy' }
   | { op: 'fastLists'; on: boolean }
   | { op: 'latency'; ms: number }
-  | { op: 'controllerPass'; namespace: string };
+  | { op: 'controllerPass'; namespace: string }
+  | { op: 'inFlight' };
 
 export interface Started {
   url: string;
@@ -80,6 +110,12 @@ export interface Started {
 export interface Busy {
   activeMs: number;
   wallMs: number;
+}
+
+/** The most requests the server had open at once since `start` (watches counted apart: they stay open). */
+export interface InFlight {
+  requests: number;
+  watches: number;
 }
 
 /** Results per op. */
@@ -95,6 +131,7 @@ export interface Results {
   fastLists: null;
   latency: null;
   controllerPass: null;
+  inFlight: InFlight;
 }
 
 export type Request = Command & { id: number };

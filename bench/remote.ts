@@ -68,6 +68,11 @@ export class RemoteCluster {
     return this.call('controllerPass', { namespace });
   }
 
+  /** The most requests (and watches) the server had open at once since `start`. */
+  inFlight(): Promise<Results['inFlight']> {
+    return this.call('inFlight', {});
+  }
+
   async close(): Promise<void> {
     await this.stop().catch(() => undefined);
     await this.worker.terminate();

@@ -14,6 +14,7 @@ import { machine } from './machine.js';
 import { runMany } from './many.js';
 import { runOperator } from './operator.js';
 import { runReal } from './real.js';
+import { renderScale, runScale, scaleTargets } from './scale.js';
 import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
 import { renderMarkdown } from './report.js';
@@ -57,8 +58,15 @@ async function main(): Promise<number> {
     const forcing = await runForcing(remote, options, log);
     const real = await runReal(remote, options, ROOT, log);
     const operator = await runOperator(options, log);
+    // One run per case: each is a whole action run of up to a minute.
+    const scale = await runScale(remote, { ...options, runs: 1 }, ROOT, log);
     const f = figures(big, many, startup);
-    const list = [...targets(f, big, many, startup), ...forcingTargets(forcing), ...realTargets(real)];
+    const list = [
+      ...targets(f, big, many, startup),
+      ...forcingTargets(forcing),
+      ...realTargets(real),
+      ...scaleTargets(scale),
+    ];
     const markdown = renderMarkdown({
       options,
       machine: m,
@@ -78,7 +86,9 @@ ${renderReal(real).trimEnd()}
 
 ${renderForcing(forcing).trimEnd()}
 
-${operator}
+${operator.trimEnd()}
+
+${renderScale(scale)}
 `,
     );
     for (const t of list)

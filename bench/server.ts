@@ -2,6 +2,7 @@
  * Worker thread: runs the fake API server (test/fake) on its own event loop, so that the server's CPU work does
  * not queue behind the client being measured (a real API server is another machine). Answers `Command`s.
  */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { FakeCluster, type StartedCluster } from '../test/fake/index.js';
@@ -14,14 +15,18 @@ import {
   RELEASE_ANNOTATION,
   RELEASE_FINALIZER,
   STUCK_FINALIZER,
+  scaleKind,
+  scaleName,
   type BigSpec,
   type Busy,
   type LeakedSpec,
   type Command,
+  type InFlight,
   type LoggedRequest,
   type ManySpec,
   type Reply,
   type Request,
+  type ScaleSpec,
   type ScenarioSpec,
   type Started,
 } from './protocol.js';
@@ -206,6 +211,43 @@ function buildLeaked(spec: LeakedSpec, latencyMs: number): FakeCluster {
   return c;
 }
 
+/** `names` targets, `existing` of them present (empty, so the controller removes them), `stuck` held by a Gadget. */
+function buildScale(spec: ScaleSpec, latencyMs: number): FakeCluster {
+  const c = new FakeCluster({ latencyMs, controller: spec.controller, bookmarkIntervalMs: 0 });
+  memoizeCrdTypes(c);
+  c.addCRD({ group: GADGET.group, version: GADGET.version, kind: 'Gadget', plural: GADGET.resource });
+  for (let i = 0; i < spec.names; i++) {
+    const kind = scaleKind(spec, i);
+    if (kind === 'missing') continue;
+    const name = scaleName(i);
+    c.addNamespace(name, { labels: { 'preview.example.com/pr': String(i + 1) } });
+    if (kind === 'stuck')
+      c.addObject(GADGET, {
+        namespace: name,
+        name: 'gadget',
+        finalizers: [STUCK_FINALIZER],
+        spec: { size: 'small' },
+      });
+  }
+  return c;
+}
+
+/** Counts the requests the HTTPS server has open, and the most at once; watches apart (they stay open). */
+let open: InFlight = { requests: 0, watches: 0 };
+let most: InFlight = { requests: 0, watches: 0 };
+function countInFlight(c: FakeCluster): void {
+  const server = (c as unknown as { server?: Server }).server;
+  if (!server) throw new Error('bench: FakeCluster.server is gone');
+  open = { requests: 0, watches: 0 };
+  most = { requests: 0, watches: 0 };
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const key: keyof InFlight = /[?&]watch=(1|true)(&|$)/.test(req.url ?? '') ? 'watches' : 'requests';
+    open[key]++;
+    most[key] = Math.max(most[key], open[key]);
+    res.once('close', () => open[key]--);
+  });
+}
+
 /** The simulated operator: removes its finalizer `cleanup-ms` after the controller marked the Gadget deleted. */
 function operate(c: FakeCluster): (e: StoreEvent) => void {
   const scheduled = new Set<string>();
@@ -232,7 +274,9 @@ async function start(spec: ScenarioSpec, latencyMs: number): Promise<Started> {
       ? buildBig(spec, latencyMs)
       : spec.kind === 'leaked'
         ? buildLeaked(spec, latencyMs)
-        : buildMany(spec, latencyMs);
+        : spec.kind === 'scale'
+          ? buildScale(spec, latencyMs)
+          : buildMany(spec, latencyMs);
   const operator = spec.kind === 'many' ? operate(c) : undefined;
   removals = {};
   unsubscribe = subscribe(c, (e) => {
@@ -240,6 +284,7 @@ async function start(spec: ScenarioSpec, latencyMs: number): Promise<Started> {
     operator?.(e);
   });
   started = await c.start();
+  countInFlight(c);
   cluster = c;
   if (spec.kind === 'big' || spec.kind === 'leaked') {
     // Terminating, with its content intact: the controller is paused (its first sync is an hour away).
@@ -320,6 +365,8 @@ async function handle(cmd: Command): Promise<unknown> {
     case 'controllerPass':
       controllerPass(need(), cmd.namespace);
       return null;
+    case 'inFlight':
+      return { ...most };
   }
 }
 

@@ -45,6 +45,7 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
       '## 5. Big namespace on a real API server',
       '## 6. Forcing at scale',
       '## 7. Custom resources first: an operator inside the preview namespace',
+      '## 9. Scale: thousands of targets in one run',
       '## How the figures are measured',
     ]) {
       expect(md.split('\n')).toContain(heading);
@@ -55,6 +56,8 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
     expect(md).toMatch(/\| `namespace` \+ `force: on`[^|]* \| [^|]+ \| forced \| 0 of 5 \| 5 \|/);
     expect(md).toMatch(/Added cost of the custom-resources phase without custom resources: -?[\d.]+ %/);
     expect(md).toMatch(/\| Machine \| .+, \d+ cores, /);
+    // Section 9: the action's own peak RSS and summary size for a run of 200 targets.
+    expect(md).toMatch(/\| 200 targets, all present \| \d+ MiB \| [\d.]+ s of \d+ s \| [\d.]+ KB/);
     expect(md).toMatch(/\| Latency \| 5 ms per request/);
     // Numeric figures: ours' wall time and request count, the ratios, the per-namespace requests, the detection.
     expect(md).toMatch(
