@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
   changelogSection,
@@ -154,7 +155,7 @@ describe('releasePlan', () => {
   test("this repository's package.json version has a dated CHANGELOG.md section to release", () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     const plan = releasePlan(`v${version}`, version, readFileSync('CHANGELOG.md', 'utf8'), []);
-    expect(plan.notes).toContain('### Added');
+    expect(plan.notes).toMatch(/^### (Added|Changed|Deprecated|Removed|Fixed|Security)$/m);
     expect(plan.majorTag).toBe(`v${version.split('.')[0]}`);
   });
 });
@@ -171,6 +172,30 @@ describe('githubOutput', () => {
   test('refuses notes that contain the delimiter, which would end the value early', () => {
     expect(() => githubOutput({ ...plan, notes: 'x\nEOF_x\ny' }, 'EOF_x')).toThrow(
       'contain the output delimiter',
+    );
+  });
+});
+
+describe('scripts/release.ts, as the release workflow runs it', () => {
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+  const release = (tag: string) => spawnSync('npx', ['tsx', 'scripts/release.ts', tag], { encoding: 'utf8' });
+
+  test("prints $GITHUB_OUTPUT lines for package.json's version", () => {
+    const r = release(`v${version}`);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^version=${version.replace(/\./g, '\\.')}\nprerelease=false\nmajor-tag=(v\\d+)?\nnotes<<(ghadelimiter_[0-9a-f-]{36})\n[^]+\n\\2\n$`,
+      ),
+    );
+  });
+
+  test('fails with one line on stderr and nothing for $GITHUB_OUTPUT when the tag is another version', () => {
+    const r = release('v999.0.0');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `release check failed: tag v999.0.0 names version 999.0.0 but package.json says ${version}`,
     );
   });
 });
