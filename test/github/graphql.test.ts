@@ -153,6 +153,21 @@ describe('pull request states through GraphQL', () => {
     expect(clock.slept).toEqual([]);
   });
 
+  test('a rate-limit error with neither a reset time nor retry-after: waits a minute, then asks again', async () => {
+    const { api, clock } = await client();
+    graphqlApi()
+      .post(GRAPHQL_PATH)
+      .reply(200, { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded' }] })
+      .post(GRAPHQL_PATH)
+      .reply(
+        200,
+        fromBody((body) => answer(body)),
+      );
+    const got = await askPullStates(api, REPO, [2]);
+    expect(clock.slept).toEqual([60_000]);
+    expect(got.states.get(2)).toMatchObject({ state: 'open' });
+  });
+
   test("the answer's rateLimit says the budget is spent: the next query waits for resetAt", async () => {
     const { api, clock } = await client();
     const resetAt = new Date(clock.now() + 20_000).toISOString();
