@@ -126,7 +126,7 @@ export function githubSweepTargets(r: GithubSweepResult): Target[] {
       goal: `≤ ${REQUEST_GOAL} requests, the same decisions as through REST`,
       pass: gql.githubRequests <= REQUEST_GOAL && same && gql.unknown === 0,
       measured:
-        `${gql.githubRequests} requests in ${ms(gql.wallMs)} (REST: ${rest.githubRequests} in ${ms(rest.wallMs)}); ` +
+        `${gql.githubRequests} request(s) in ${ms(gql.wallMs)} (REST: ${rest.githubRequests} in ${ms(rest.wallMs)}); ` +
         `decisions ${same ? 'identical' : 'DIFFER'}`,
     },
   ];
