@@ -28,8 +28,14 @@ export interface Options {
   quick: boolean;
   /** Where BENCHMARKS.md goes; undefined = the default for the mode. */
   out?: string;
+  /** Run only these sections and print them (no BENCHMARKS.md); undefined = all. */
+  only?: ReadonlySet<Section>;
   sizes: Sizes;
 }
+
+/** The sections `--only` can pick: section 1 with 1b, and section 8. */
+export const SECTIONS = ['big', 'sweep'] as const;
+export type Section = (typeof SECTIONS)[number];
 
 export const FULL: Sizes = {
   types: 150,
@@ -68,6 +74,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --kubectl-runs N   repetitions of the kubectl recipe (default: --runs)
   --quick            small sizes, finishes in well under a minute; writes to a temp file unless --out
   --out FILE         where to write the report (default BENCHMARKS.md)
+  --only LIST        run only these sections and print them, writing no report: big (sections 1 and 1b),
+                     sweep (section 8); comma-separated
   --help             this text`;
 
 function positiveInt(name: string, raw: string | undefined, allowZero = false): number {
@@ -87,6 +95,7 @@ export function parseArgs(argv: readonly string[]): Options | 'help' {
   let kubectlRuns: number | undefined;
   let quick = false;
   let out: string | undefined;
+  let only: Set<Section> | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
@@ -110,6 +119,14 @@ export function parseArgs(argv: readonly string[]): Options | 'help' {
         out = v;
         break;
       }
+      case '--only': {
+        const names = (value() ?? '').split(',').filter(Boolean);
+        const bad = names.find((n) => !(SECTIONS as readonly string[]).includes(n));
+        if (names.length === 0 || bad !== undefined)
+          throw new Error(`--only needs sections out of ${SECTIONS.join(', ')}, got ${bad ?? 'nothing'}`);
+        only = new Set(names as Section[]);
+        break;
+      }
       case '--help':
       case '-h':
         return 'help';
@@ -118,5 +135,6 @@ export function parseArgs(argv: readonly string[]): Options | 'help' {
     }
   }
   const r = runs ?? (quick ? 1 : 3);
-  return { latencyMs, runs: r, kubectlRuns: kubectlRuns ?? r, quick, out, sizes: quick ? QUICK : FULL };
+  const sizes = quick ? QUICK : FULL;
+  return { latencyMs, runs: r, kubectlRuns: kubectlRuns ?? r, quick, out, only, sizes };
 }

@@ -11,6 +11,7 @@ import type { NamespaceState } from '../src/kube/port.js';
 import type { Options } from './args.js';
 import { measure, tally, type Sample } from './measure.js';
 import { naiveScan, type NaiveResult } from './naive.js';
+import { runPeers, type PeerResult } from './peers.js';
 import type { BigSpec, LoggedRequest } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
 import { runStuck, type StuckResult } from './stuck.js';
@@ -76,6 +77,8 @@ export interface BigResult {
   expectedScan: number;
   /** The same namespace after the controller's pass: targeted vs full scan vs the recipe. */
   stuck?: StuckResult;
+  /** The one-process kubectl recipe and the metadata-only pool scan. */
+  peers?: PeerResult;
 }
 
 function shapeOf(
@@ -176,6 +179,7 @@ export function runRecipe(
   kubeconfig: string,
   namespace: string,
   kubectl: string,
+  recipe = RECIPE,
 ): Promise<{ code: number; out: string; err: string }> {
   const home = mkdtempSync(join(tmpdir(), 'nt-bench-kubectl-'));
   const config = join(home, 'kubeconfig');
@@ -184,7 +188,7 @@ export function runRecipe(
   // first kubectl fills it and the rest reuse it.
   const env = { PATH: `${dirname(kubectl)}:/usr/bin:/bin`, HOME: home, KUBECONFIG: config, NS: namespace };
   return new Promise((resolve) => {
-    execFile('bash', ['-c', RECIPE], { env, maxBuffer: 1 << 30, timeout: 600_000 }, (error, out, err) => {
+    execFile('bash', ['-c', recipe], { env, maxBuffer: 1 << 30, timeout: 600_000 }, (error, out, err) => {
       rmSync(home, { recursive: true, force: true });
       resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) || 1 : 0, out, err });
     });
@@ -280,6 +284,8 @@ export async function runBig(
         (k ? `, kubectl recipe ${fmt(k.wallMs)}` : ''),
     );
   }
+
+  result.peers = await runPeers(remote, kc, started.kubeconfig, spec.namespace, opts, log);
 
   // How much of our time is the client's CPU, and how much the fake's O(all)-per-page lists would add.
   // Ours alone is cheap: these take at least 5 runs, for a steadier median on a noisy machine.

@@ -11,6 +11,7 @@ import {
   type OursShape,
 } from './big.js';
 import type { Machine } from './machine.js';
+import { peerNotes, type PeerResult } from './peers.js';
 import { CONTROLLER, RETRY_AFTER_SECONDS, type ManyResult, type TeardownSample } from './many.js';
 import type { Sample } from './measure.js';
 import { bytes, count, max, median, ms, percentile, spread, times } from './stats.js';
@@ -71,6 +72,19 @@ Wall time ${ms(m(zipped, (s) => s.wallMs))} with, ${ms(m(plain, (s) => s.wallMs)
 On this loopback link the bytes cost nothing; from a CI runner to a cloud API server they are what the link carries.`;
 }
 
+/** The peers' rows, beside the recipe's. */
+function peerRows(peers: PeerResult | undefined, oursMs: number): string[][] {
+  if (!peers) return [];
+  const rows = [
+    sampleRow('metadata-only pool scan, legacy discovery (bench/pool-scan.ts)', peers.pool, oursMs),
+  ];
+  if (peers.kubectlOne.length)
+    rows.unshift(
+      sampleRow('kubectl recipe in one process (`kubectl get TYPE,TYPE,…`)', peers.kubectlOne, oursMs, false),
+    );
+  return rows;
+}
+
 function bigSection(r: Results): string {
   const { big, figures: f, options } = r;
   const spec = big.spec;
@@ -90,6 +104,7 @@ function bigSection(r: Results): string {
         false,
       ),
     );
+  rows.push(...peerRows(big.peers, oursMs));
   rows.push(
     sampleRow('ours, first (cold) run of the process', [big.oursCold], oursMs),
     sampleRow('naive, first (cold) run of the process', [big.naiveCold], oursMs),
@@ -141,6 +156,7 @@ cold row; an action diagnoses once per namespace, in a process that is warm from
   ${big.naiveInfo.objects} objects in ${big.naiveInfo.types} types, ${big.naiveInfo.withFinalizers.length} with finalizers.
 - **kubectl recipe**: \`${RECIPE}\` run by \`bash -c\` with ${big.kubectlPath ?? 'kubectl (not found)'} (${kubectl ? `${kubectl.kubectlProcesses} kubectl processes per run, exit code ${kubectl.exitCode}, ${kubectl.lines} output lines` : (big.kubectlSkipped ?? '')}),
   a temp kubeconfig and a fresh \`HOME\` per run (the discovery cache starts cold, as on a fresh CI runner).
+${big.peers ? peerNotes(big.peers) : ''}
 
 ${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes on the wire', 'Server busy', 'Client busy', 'Time vs ours'], rows)}
 
@@ -187,6 +203,7 @@ function stuckSection(r: Results): string {
   ];
   if (stuck.kubectl.length)
     rows.push(sampleRow(`kubectl recipe (${stuck.kubectl.length} runs)`, stuck.kubectl, targetedMs, false));
+  rows.push(...peerRows(stuck.peers, targetedMs));
   const t0 = stuck.targeted[0]!.shape;
   const f0 = stuck.full[0]!.shape;
   const reads = (s: OursShape): string =>
@@ -204,7 +221,7 @@ ${table(['Approach', 'Wall time, median (min–max)', 'Requests', 'Bytes on the 
 - **targeted** (\`${t0.scanChoice.mode}\`, ${t0.scanChoice.reason}: ${t0.scanChoice.detail}): ${t0.discovery} discovery request(s)
   (\`GET /apis\` only: no core type is named), ${t0.scan} metadata-only LIST(s) of ${t0.scanTypes} type(s), ${t0.clusterReadCount} cluster reads: ${reads(t0)}.
 - **full** (${f0.scanChoice.reason}): ${f0.discovery} discovery, ${f0.scan} LISTs of ${f0.scanTypes} types, ${f0.clusterReadCount} cluster reads.
-- Findings: ${stuck.sameFindings ? 'identical (a targeted and a full snapshot taken with the same clock)' : '**they differ**'} (${t0.findings}: ${t0.findingIds.map(([id, n]) => `${id}${n > 1 ? ` ×${n}` : ''}`).join(', ')}).`;
+${stuck.peers ? `${peerNotes(stuck.peers)}\n` : ''}- Findings: ${stuck.sameFindings ? 'identical (a targeted and a full snapshot taken with the same clock)' : '**they differ**'} (${t0.findings}: ${t0.findingIds.map(([id, n]) => `${id}${n > 1 ? ` ×${n}` : ''}`).join(', ')}).`;
 }
 
 function manyRows(r: Results): string[][] {

@@ -7,10 +7,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, USAGE } from './args.js';
+import { parseArgs, USAGE, type Options } from './args.js';
 import { runBig } from './big.js';
 import { forcingTargets, renderForcing, runForcing } from './forcing.js';
+import { githubSweepTargets, renderGithubSweep, runGithubSweep } from './github-sweep.js';
 import { machine } from './machine.js';
+import { bigPeerTargets, renderPeers } from './peers.js';
 import { runMany } from './many.js';
 import { runOperator } from './operator.js';
 import { runReal } from './real.js';
@@ -19,7 +21,7 @@ import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
 import { renderMarkdown } from './report.js';
 import { runStartup } from './startup.js';
-import { figures, finalLine, targets } from './verdicts.js';
+import { figures, finalLine, targets, type Target } from './verdicts.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,19 +54,23 @@ async function main(): Promise<number> {
   );
   const remote = new RemoteCluster();
   try {
+    if (options.only) return await runOnly(remote, options);
     const big = await runBig(remote, options, log);
     const many = await runMany(remote, options, log);
     const startup = await runStartup(ROOT, options.sizes.startupReps, log);
     const forcing = await runForcing(remote, options, log);
     const real = await runReal(remote, options, ROOT, log);
     const operator = await runOperator(options, log);
+    const sweep = await runGithubSweep(options, log);
     // One run per case: each is a whole action run of up to a minute.
     const scale = await runScale(remote, { ...options, runs: 1 }, ROOT, log);
     const f = figures(big, many, startup);
     const list = [
       ...targets(f, big, many, startup),
+      ...bigPeerTargets(big),
       ...forcingTargets(forcing),
       ...realTargets(real),
+      ...githubSweepTargets(sweep),
       ...scaleTargets(scale),
     ];
     const markdown = renderMarkdown({
@@ -88,6 +94,8 @@ ${renderForcing(forcing).trimEnd()}
 
 ${operator.trimEnd()}
 
+${renderGithubSweep(sweep).trimEnd()}
+
 ${renderScale(scale)}
 `,
     );
@@ -99,6 +107,26 @@ ${renderScale(scale)}
   } finally {
     await remote.close();
   }
+}
+
+/** `--only`: the chosen sections, printed with their targets; BENCHMARKS.md is not written. */
+async function runOnly(remote: RemoteCluster, options: Options): Promise<number> {
+  const parts: string[] = [];
+  const list: Target[] = [];
+  if (options.only?.has('big')) {
+    const big = await runBig(remote, options, log);
+    parts.push(renderPeers(big));
+    list.push(...bigPeerTargets(big));
+  }
+  if (options.only?.has('sweep')) {
+    const sweep = await runGithubSweep(options, log);
+    parts.push(renderGithubSweep(sweep));
+    list.push(...githubSweepTargets(sweep));
+  }
+  console.log(parts.join('\n\n'));
+  for (const t of list)
+    log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
+  return 0;
 }
 
 main().then(

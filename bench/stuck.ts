@@ -10,6 +10,7 @@ import type { NamespaceState } from '../src/kube/port.js';
 import type { Options } from './args.js';
 import { KUBECTL, ours, runRecipe, type KubectlSample, type OursSample } from './big.js';
 import { measure } from './measure.js';
+import { runPeers, type PeerResult } from './peers.js';
 import type { RemoteCluster } from './remote.js';
 
 /** The two scans' row labels, the same in section 1b (the fake) and 5b (the real server). */
@@ -26,6 +27,8 @@ export interface StuckResult {
   remaining: string;
   /** Whether the targeted and the full scan, taken at the same instant, gave exactly the same findings. */
   sameFindings: boolean;
+  /** The one-process kubectl recipe and the metadata-only pool scan. */
+  peers?: PeerResult;
 }
 
 export async function runStuck(
@@ -73,6 +76,7 @@ export async function runStuck(
         (result.kubectl[run] ? `, kubectl recipe ${Math.round(result.kubectl[run]!.wallMs)} ms` : ''),
     );
   }
+  result.peers = await runPeers(remote, kc, kubeconfig, namespace, opts, log);
   result.sameFindings = await sameFindings(kc, ns);
   return result;
 }

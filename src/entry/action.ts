@@ -8,7 +8,6 @@ import { explain } from './explain.js';
 import { cancelOnSignals } from './signals.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
-import { apiBaseUrl } from '../github/client.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { systemClock, type Logger } from '../shared/ports.js';
@@ -113,7 +112,7 @@ export async function run(): Promise<void> {
     const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
     await publish(report, name, process.env.RUNNER_TEMP);
     if (settings.prComment && !cancel.signal.aborted) {
-      await commentOnPullRequest(report, context, github, coreLogger, apiBaseUrl(process.env));
+      await commentOnPullRequest(report, context, github, coreLogger);
     }
   } catch (error) {
     core.setFailed(breakCommands(explain(error)));

@@ -39,7 +39,7 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --sweep-closed-for DURATION  how long a PR must have been closed (default 1h)
   --sweep-max-age DURATION     unlabelled candidates go once older than this (default: never)
   --sweep-repository REPO      owner/name to ask (default: GITHUB_REPOSITORY)
-                               The sweep reads the token from GITHUB_TOKEN (GITHUB_API_URL for GHES).
+                               The sweep reads the token from GITHUB_TOKEN (GITHUB_API_URL, GITHUB_GRAPHQL_URL for GHES).
   --report FILE                write the JSON report there
   --help                       this text
 

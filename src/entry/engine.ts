@@ -1,5 +1,5 @@
 /** Which engine runs: the sweep (targets chosen by asking GitHub) or the named targets and selector. */
-import { apiBaseUrl, createGitHub, type GitHubLimits } from '../github/client.js';
+import { apiBaseUrl, createGitHub, graphqlUrl, type GitHubLimits } from '../github/client.js';
 import type { GitHubApi } from '../github/port.js';
 import type { Settings } from '../settings/settings.js';
 import type { Clock, Logger } from '../shared/ports.js';
@@ -21,6 +21,7 @@ export function lazyGitHub(
     (client ??= createGitHub({
       token: settings.githubToken ?? '',
       baseUrl: apiBaseUrl(env),
+      graphqlUrl: graphqlUrl(env),
       clock,
       logger,
       limits,

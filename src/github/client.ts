@@ -1,7 +1,15 @@
-/** The one GitHub REST client: Octokit from @actions/github behind rate limits, a concurrency bound and a cap. */
+/** The one GitHub client: Octokit from @actions/github behind rate limits, a concurrency bound and a cap. */
 import type { Clock, Logger } from '../shared/ports.js';
 import { Slots } from '../shared/slots.js';
-import { GitHubError, type GitHubApi, type GitHubHeaders, type GitHubResponse } from './port.js';
+import { graphqlRateLimited, pointsResetAt } from './graphql-limit.js';
+import {
+  GitHubError,
+  type GitHubApi,
+  type GitHubHeaders,
+  type GitHubResponse,
+  type GraphqlAnswer,
+  type GraphqlError,
+} from './port.js';
 import { primaryResetAt, retryDelayMs } from './rate-limit.js';
 
 /** What one Octokit `request` call returns or throws (a RequestError carries status and response). */
@@ -14,13 +22,18 @@ interface SendFailure {
   status?: number;
   message?: string;
   response?: { headers?: GitHubHeaders };
+  /** The error message to give, when the status is not what GitHub sent (a rate limit inside a 200). */
+  shown?: string;
 }
+
+/** Looks at a successful answer and says when it is a failure after all. */
+type Inspect = (res: GitHubResponse) => SendFailure | undefined;
 
 /** Limits of one run's conversation with GitHub. */
 export interface GitHubLimits {
   /** Requests in flight at once (default 4: GitHub's secondary limits punish bursts). */
   concurrency?: number;
-  /** Hard cap on requests sent in one run, retries included (default 500). */
+  /** Hard cap on requests sent in one run, retries included (default 2,500: a backstop; the sweep caps pull requests). */
   maxRequests?: number;
   /** The longest single wait for a rate limit; a later reset fails the request instead (default 5 min). */
   maxWaitMs?: number;
@@ -30,7 +43,7 @@ export interface GitHubLimits {
 
 export const DEFAULT_LIMITS: Required<GitHubLimits> = {
   concurrency: 4,
-  maxRequests: 500,
+  maxRequests: 2500,
   maxWaitMs: 5 * 60_000,
   maxRetries: 3,
 };
@@ -38,6 +51,16 @@ export const DEFAULT_LIMITS: Required<GitHubLimits> = {
 /** Where GitHub's REST API is: `GITHUB_API_URL` on a runner (GitHub Enterprise Server too), else github.com. */
 export function apiBaseUrl(env: NodeJS.ProcessEnv): string {
   return (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+}
+
+/**
+ * Where GitHub's GraphQL API is: `GITHUB_GRAPHQL_URL` on a runner; else next to the REST address (`/api/v3` →
+ * `/api/graphql` on GitHub Enterprise Server), so a token is never sent to another host than the REST calls go to.
+ */
+export function graphqlUrl(env: NodeJS.ProcessEnv): string {
+  if (env.GITHUB_GRAPHQL_URL) return env.GITHUB_GRAPHQL_URL.replace(/\/+$/, '');
+  const rest = apiBaseUrl(env);
+  return /\/api\/v3$/.test(rest) ? rest.replace(/\/v3$/, '/graphql') : `${rest}/graphql`;
 }
 
 /** A GitHubApi over any `send`; the tests give it a real Octokit talking to nock. */
@@ -54,6 +77,7 @@ export class GitHubClient implements GitHubApi {
     private readonly clock: Clock,
     limits: GitHubLimits = {},
     private readonly logger?: Logger,
+    private readonly graphqlEndpoint = 'https://api.github.com/graphql',
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.slots = new Slots(this.limits.concurrency);
@@ -68,7 +92,25 @@ export class GitHubClient implements GitHubApi {
     }
   }
 
-  private async attempt(route: string, params: Record<string, unknown>): Promise<GitHubResponse> {
+  async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer<T>> {
+    await this.slots.acquire();
+    try {
+      const inspect: Inspect = (res) => graphqlRateLimited(res.data, res.headers);
+      const res = await this.attempt(`POST ${this.graphqlEndpoint}`, { query, variables }, inspect);
+      const reset = pointsResetAt(res.data);
+      if (reset !== undefined) this.pausedUntil = Math.max(this.pausedUntil, reset + 1000);
+      const body = (res.data ?? {}) as { data?: T | null; errors?: GraphqlError[] };
+      return { data: body.data ?? null, errors: Array.isArray(body.errors) ? body.errors : [] };
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private async attempt(
+    route: string,
+    params: Record<string, unknown>,
+    inspect?: Inspect,
+  ): Promise<GitHubResponse> {
     const cacheable = route.startsWith('GET ');
     for (let retry = 0; ; retry++) {
       await this.waitForReset(route);
@@ -81,20 +123,25 @@ export class GitHubClient implements GitHubApi {
       this.sent++;
       const cached = cacheable ? this.etags.get(route) : undefined;
       const headers = cached ? { 'if-none-match': cached.etag } : {};
+      let e: SendFailure;
       try {
         const res = await this.send(route, { ...params, headers });
-        this.notePrimary(res.headers);
-        if (cacheable && typeof res.headers.etag === 'string')
-          this.etags.set(route, { etag: res.headers.etag, data: res.data });
-        return { status: res.status, data: res.data, headers: res.headers };
+        const failed = inspect?.(res);
+        if (!failed) {
+          this.notePrimary(res.headers);
+          if (cacheable && typeof res.headers.etag === 'string')
+            this.etags.set(route, { etag: res.headers.etag, data: res.data });
+          return { status: res.status, data: res.data, headers: res.headers };
+        }
+        e = failed;
       } catch (error) {
-        const e = error as SendFailure;
-        this.notePrimary(e.response?.headers);
-        if (e.status === 304 && cached) return { status: 304, data: cached.data, headers: {} };
-        const delay = this.delayFor(e, retry);
-        if (delay === undefined) throw toGitHubError(e);
-        this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + delay);
+        e = error as SendFailure;
       }
+      this.notePrimary(e.response?.headers);
+      if (e.status === 304 && cached) return { status: 304, data: cached.data, headers: {} };
+      const delay = this.delayFor(e, retry);
+      if (delay === undefined) throw toGitHubError(e);
+      this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + delay);
     }
   }
 
@@ -128,7 +175,9 @@ export class GitHubClient implements GitHubApi {
 
 function toGitHubError(e: SendFailure): GitHubError {
   const status = e.status;
-  const message = `GitHub answered ${status ?? 'no response'}: ${(e.message ?? 'request failed').split(' - ')[0]}`;
+  const message =
+    e.shown ??
+    `GitHub answered ${status ?? 'no response'}: ${(e.message ?? 'request failed').split(' - ')[0]}`;
   if (status === 404) return new GitHubError(message, 'not-found', status);
   if (status === 403 || status === 429) {
     const limited = retryDelayMs(status, e.response?.headers, e.message ?? '', 0) !== undefined;
@@ -142,6 +191,8 @@ function toGitHubError(e: SendFailure): GitHubError {
 export async function createGitHub(opts: {
   token: string;
   baseUrl: string;
+  /** The GraphQL endpoint; default: next to `baseUrl` (see `graphqlUrl`). */
+  graphqlUrl?: string;
   clock: Clock;
   logger?: Logger;
   limits?: GitHubLimits;
@@ -152,5 +203,6 @@ export async function createGitHub(opts: {
     const res = await octokit.request(route, params);
     return { status: res.status, data: res.data, headers: res.headers as GitHubHeaders };
   };
-  return new GitHubClient(send, opts.clock, opts.limits, opts.logger);
+  const graphql = opts.graphqlUrl ?? graphqlUrl({ GITHUB_API_URL: opts.baseUrl });
+  return new GitHubClient(send, opts.clock, opts.limits, opts.logger, graphql);
 }

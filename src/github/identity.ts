@@ -15,23 +15,13 @@ export interface TokenIdentity {
   source: 'user' | 'viewer' | 'assumed';
 }
 
-/** GitHub's GraphQL address for a REST base: `/api/v3` on GitHub Enterprise Server becomes `/api/graphql`. */
-export function graphqlUrl(restBase: string): string {
-  const base = restBase.replace(/\/+$/, '');
-  return /\/api\/v3$/.test(base) ? `${base.replace(/\/v3$/, '')}/graphql` : `${base}/graphql`;
-}
-
 /**
  * The token's login. A user token (personal access token, OAuth or user-to-server token) answers `GET /user`. An
  * installation token (the workflow's `GITHUB_TOKEN`, a GitHub App's token) is refused there (403 "Resource not
  * accessible by integration") and cannot read `GET /app` either (that needs the app's JWT); GraphQL's `viewer` names
  * its bot (`github-actions[bot]`, `my-app[bot]`). When that fails too, the Actions bot is assumed and the log says so.
  */
-export async function tokenIdentity(
-  api: GitHubApi,
-  restBase: string,
-  logger: Logger,
-): Promise<TokenIdentity> {
+export async function tokenIdentity(api: GitHubApi, logger: Logger): Promise<TokenIdentity> {
   try {
     const res = await api.request<{ login?: unknown }>('GET /user');
     if (typeof res.data.login === 'string' && res.data.login !== '')
@@ -41,13 +31,8 @@ export async function tokenIdentity(
     if (!(error instanceof GitHubError && error.kind === 'forbidden' && error.status === 403)) throw error;
   }
   try {
-    const res = await api.request<{ data?: { viewer?: { login?: unknown } } }>(
-      `POST ${graphqlUrl(restBase)}`,
-      {
-        query: 'query { viewer { login } }',
-      },
-    );
-    const login = res.data.data?.viewer?.login;
+    const res = await api.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }');
+    const login = res.data?.viewer?.login;
     if (typeof login === 'string' && login !== '') return { login, source: 'viewer' };
   } catch {
     // Falls through to the assumption below.

@@ -1,4 +1,4 @@
-/** The GitHub port: the few REST calls the sweep and the PR comment make, and how they fail. */
+/** The GitHub port: the few REST and GraphQL calls the sweep and the PR comment make, and how they fail. */
 
 /** Response headers as Octokit gives them (lower-case names). */
 export type GitHubHeaders = Record<string, string | number | undefined>;
@@ -29,10 +29,25 @@ export class GitHubError extends Error {
   }
 }
 
-/** The REST calls, through one client that honours rate limits, a concurrency bound and a request cap. */
+/** One entry of a GraphQL answer's `errors`; `path` names the (aliased) field it concerns, when it concerns one. */
+export interface GraphqlError {
+  type?: string;
+  message?: string;
+  path?: (string | number)[];
+}
+
+/** A GraphQL answer: `data` may be partial, and `errors` then says what is missing and why. */
+export interface GraphqlAnswer<T = unknown> {
+  data: T | null;
+  errors: GraphqlError[];
+}
+
+/** The REST and GraphQL calls, through one client that honours rate limits, a concurrency bound and a request cap. */
 export interface GitHubApi {
   /** `route` is `METHOD /path?query`; `params` becomes the JSON body of a POST or PATCH. */
   request<T = unknown>(route: string, params?: Record<string, unknown>): Promise<GitHubResponse<T>>;
+  /** POST one query to the GraphQL endpoint; an answer with `errors` is returned, not thrown (it may be partial). */
+  graphql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<GraphqlAnswer<T>>;
   /** Requests sent so far (a retry counts again; a 304 counts too). */
   readonly sent: number;
 }

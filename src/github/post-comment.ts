@@ -7,16 +7,12 @@ import { upsertComment } from './comment.js';
 import { tokenIdentity } from './identity.js';
 import type { GitHubApi } from './port.js';
 
-/**
- * Comment on the pull request of the triggering event, as the identity the token belongs to (`restBase`: the REST
- * API address, for the GraphQL one); every problem is a warning.
- */
+/** Comment on the pull request of the triggering event, as the identity the token belongs to; every problem is a warning. */
 export async function commentOnPullRequest(
   report: RunReport,
   context: RunContext,
   github: () => Promise<GitHubApi>,
   logger: Logger,
-  restBase: string,
 ): Promise<void> {
   const pr = context.pullRequest;
   const [owner, repo] = (context.repository ?? '').split('/');
@@ -26,7 +22,7 @@ export async function commentOnPullRequest(
   }
   try {
     const api = await github();
-    const identity = await tokenIdentity(api, restBase, logger);
+    const identity = await tokenIdentity(api, logger);
     logger.info(`pr-comment: the token belongs to ${identity.login}; only its comments are looked at.`);
     const result = await upsertComment(
       api,

@@ -84,7 +84,9 @@ export function renderSweep(report: RunReport): string {
     `### ${title}: ${sweepCounts(sweep)}`,
     `<sub>${md(sweep.repository)} · label \`${md(sweep.prLabel)}\` · closed for ${sweep.closedFor}` +
       (sweep.maxAge ? ` · unlabelled after ${sweep.maxAge}` : '') +
-      ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)</sub>`,
+      ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)` +
+      (sweep.githubApi === 'rest' ? ' (REST: GraphQL refused)' : '') +
+      '</sub>',
   ];
   if (going.length) {
     lines.push(`#### ${sweep.mode === 'plan' ? 'Would go' : 'Chosen to go'} (${going.length})`);

@@ -1,6 +1,7 @@
-/** The sweep: list candidates, ask GitHub once per pull request, decide, then run the usual teardown. */
+/** The sweep: list candidates, ask GitHub about their pull requests in batches, decide, then the usual teardown. */
 import type { GitHubApi } from '../github/port.js';
-import { getPullState, type PullState } from '../github/pulls.js';
+import { askPullStates, type PullStates } from '../github/pull-states.js';
+import type { PullState } from '../github/pulls.js';
 import type { NamespaceState } from '../kube/port.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { formatDuration } from '../shared/duration.js';
@@ -20,20 +21,18 @@ export interface SweepDeps extends TeardownDeps {
   slowAfterMs?: number;
 }
 
-/** Ask once per distinct pull request number; the client bounds concurrency, rate limits and the cap. */
+/** Ask about each distinct pull request number once; the client bounds concurrency and rate limits. */
 async function askGitHub(
   sweep: SweepSettings,
   candidates: NamespaceState[],
   github: GitHubApi,
-): Promise<Map<number, PullState>> {
+): Promise<PullStates> {
   const numbers = new Set<number>();
   for (const ns of candidates) {
     const pr = prNumberOf(ns.labels[sweep.prLabel]);
     if (typeof pr === 'number') numbers.add(pr);
   }
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const states = await Promise.all(sorted.map((n) => getPullState(github, sweep.repository, n)));
-  return new Map(sorted.map((n, i) => [n, states[i]!]));
+  return askPullStates(github, sweep.repository, numbers);
 }
 
 /** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
@@ -71,15 +70,17 @@ export function decideAll(
 export async function runSweep(settings: Settings, deps: SweepDeps, context: RunContext): Promise<RunReport> {
   const sweep = settings.sweep!;
   const listedBy = candidateSelector(sweep, settings.selector);
-  const { candidates, pulls } = await deps.logger.group('Sweep: ask GitHub', async () => {
+  const { candidates, asked } = await deps.logger.group('Sweep: ask GitHub', async () => {
     const candidates = await deps.kube.listNamespaces(listedBy);
-    const pulls = await askGitHub(sweep, candidates, deps.github);
+    const asked = await askGitHub(sweep, candidates, deps.github);
+    if (asked.fallback) deps.logger.info(`GraphQL refused, asked through REST: ${asked.fallback}`);
     deps.logger.info(
-      `${candidates.length} candidate namespace(s) (${listedBy}), ${pulls.size} pull request(s) of ` +
-        `${sweep.repository.owner}/${sweep.repository.repo}, ${deps.github.sent} GitHub request(s)`,
+      `${candidates.length} candidate namespace(s) (${listedBy}), ${asked.states.size} pull request(s) of ` +
+        `${sweep.repository.owner}/${sweep.repository.repo}, ${deps.github.sent} GitHub request(s) (${asked.via})`,
     );
-    return { candidates, pulls };
+    return { candidates, asked };
   });
+  const pulls = asked.states;
   const entries = decideAll(settings, sweep, candidates, pulls, deps.clock.now(), deps.serverUrl);
   for (const e of entries) {
     const verb = e.decision === 'go' ? (sweep.mode === 'plan' ? 'would go' : 'goes') : 'kept';
@@ -108,6 +109,8 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
     listedBy,
     pulls: pulls.size,
     githubRequests: deps.github.sent,
+    githubApi: asked.via,
+    githubFallback: asked.fallback,
     entries,
   };
   return { ...report, sweep: summary };

@@ -52,5 +52,9 @@ export interface SweepReport {
   pulls: number;
   /** Requests sent to GitHub (retries included). */
   githubRequests: number;
+  /** How GitHub was asked: GraphQL in batches, or REST one by one when GraphQL was refused. */
+  githubApi: 'graphql' | 'rest';
+  /** Why GraphQL was not used, when it was refused. */
+  githubFallback?: string;
   entries: SweepEntry[];
 }

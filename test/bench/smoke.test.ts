@@ -45,6 +45,7 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
       '## 5. Big namespace on a real API server',
       '## 6. Forcing at scale',
       '## 7. Custom resources first: an operator inside the preview namespace',
+      '## 8. Sweep: asking GitHub about 100 pull requests',
       '## 9. Scale: thousands of targets in one run',
       '## How the figures are measured',
     ]) {
@@ -72,6 +73,14 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
     expect(md).toMatch(/(✅ pass|❌ miss)/);
     expect(md).toMatch(/\| \*\*targeted\*\*: .* \| \d+(\.\d)? ms \| \d+ \| [\d.]+ KiB \|/);
     expect(md).toContain('Findings: identical (a targeted and a full snapshot taken with the same clock)');
+    // The peers beside ours, in section 1 and 1b, with their requests and bytes.
+    expect(md).toMatch(
+      /\| metadata-only pool scan, legacy discovery .* \| \d+(\.\d)? ms( \([^)]*\))? \| \d+ \| [\d.]+ KiB/,
+    );
+    expect(md).toMatch(/\| Big namespace: ours vs the one-process kubectl recipe \| ≥ 10× faster \| /);
+    // The sweep: one GraphQL query for 100 pull requests, 100 REST requests (+ the refused query) beside it.
+    expect(md).toMatch(/\| \*\*GraphQL\*\*, 100 pull requests per query \| 1 \| /);
+    expect(md).toMatch(/\| REST, one `GET …\/pulls\/N` per pull request .* \| 101 \| /);
     // The real server is never started with --quick: its rows say so.
     expect(md).toMatch(
       /\| Real server 1\.20: .* targeted scan vs the kubectl recipe \| ≥ 300× faster \| not measured: --quick \| — not measured \|/,

@@ -62,9 +62,9 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     );
     expect(cluster.namespace('pr-2')).toBeUndefined();
     expect(cluster.namespace('pr-1')?.metadata.deletionTimestamp).toBeUndefined();
+    // One GraphQL query for both pull requests, at the GraphQL address next to GITHUB_API_URL.
     expect(gh.requests.map((r) => [r.method, r.path, r.authorized])).toEqual([
-      ['GET', '/api/v3/repos/acme/shop/pulls/1', true],
-      ['GET', '/api/v3/repos/acme/shop/pulls/2', true],
+      ['POST', '/api/graphql', true],
     ]);
   });
 

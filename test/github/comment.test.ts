@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
-import { ACTIONS_BOT, graphqlUrl } from '../../src/github/identity.js';
+import { graphqlUrl } from '../../src/github/client.js';
+import { ACTIONS_BOT } from '../../src/github/identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import type { RunReport } from '../../src/teardown/outcome.js';
@@ -34,7 +35,7 @@ const hostile = (id: number, user = { login: 'mallory', type: 'User' }): Comment
 
 /** The GraphQL endpoint of the GHES API the tests use, answering only requests that carry the token. */
 function graphql(): nock.Scope {
-  const url = new URL(graphqlUrl(API));
+  const url = new URL(graphqlUrl({ GITHUB_API_URL: API }));
   return nock(url.origin, { reqheaders: { authorization: `token ${TOKEN}` } });
 }
 
@@ -205,7 +206,7 @@ describe('the one PR comment', () => {
       .reply(201, { id: 1 });
     const logger = new RecordingLogger();
     github().get('/user').reply(200, { login: 'octo-deployer', type: 'User' });
-    await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger);
     // The summary's own headline and fix-first block.
     expect(posted).toContain('## ❌ Namespace teardown: 1 stuck of 1 namespace');
     expect(posted).toContain('**The check fails:**');
@@ -227,7 +228,6 @@ describe('the one PR comment', () => {
       { repository: 'acme/shop' },
       async () => ((built = true), {} as never),
       logger,
-      API,
     );
     expect(built).toBe(false);
     expect(logger.lines[0]).toMatch(/not triggered by a pull request/);
@@ -238,7 +238,7 @@ describe('the one PR comment', () => {
     github().get('/user').reply(200, { login: 'octo-deployer' });
     github().get(COMMENTS).query(true).reply(500, { message: 'boom' });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger);
     expect(logger.lines.slice(1)).toEqual([
       expect.stringMatching(/^warning: pr-comment: not written: GitHub answered 500/),
     ]);
@@ -267,7 +267,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/111', (b: { body: string }) => ((patched = b.body), true))
       .reply(200, { id: 111 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
     expect(patched.split('\n')[0]).toBe(COMMENT_MARKER);
     expect(logger.lines).toEqual([
       `pr-comment: the token belongs to ${ACTIONS_BOT}; only its comments are looked at.`,
@@ -293,7 +293,7 @@ describe("the comment is found only among comments by the token's own identity",
       .post(COMMENTS)
       .reply(201, { id: 4, user: BOT });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
     expect(logger.lines.at(-1)).toBe('pr-comment: created comment 4');
     expect(logger.lines).toContain(
       'pr-comment: 3 comment(s) by others carry the marker; ignored, never edited.',
@@ -316,7 +316,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/108')
       .reply(200, { id: 108 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
     expect(logger.lines).toEqual([
       'pr-comment: the token belongs to Octo-Deployer; only its comments are looked at.',
       'pr-comment: 2 comment(s) by others carry the marker; ignored, never edited.',
@@ -339,7 +339,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/3')
       .reply(200, { id: 3 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
     expect(logger.lines.at(-1)).toBe('pr-comment: updated comment 3');
     scope.done();
   });
@@ -357,7 +357,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/3')
       .reply(200, { id: 3 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
     expect(logger.lines[0]).toBe(
       `pr-comment: GitHub did not say who the token belongs to; taking it for the workflow's token (${ACTIONS_BOT}).`,
     );
@@ -369,7 +369,7 @@ describe("the comment is found only among comments by the token's own identity",
     const { api } = await client();
     github().get('/user').reply(401, { message: 'Bad credentials' });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger, API);
+    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
     expect(logger.lines).toEqual([
       expect.stringMatching(/^warning: pr-comment: not written: GitHub answered 401/),
     ]);
@@ -381,6 +381,6 @@ describe("the comment is found only among comments by the token's own identity",
     ['https://ghe.example.com/api/v3/', 'https://ghe.example.com/api/graphql'],
     ['https://api.acme.ghe.com', 'https://api.acme.ghe.com/graphql'],
   ])('GraphQL address for %s', (rest, expected) => {
-    expect(graphqlUrl(rest)).toBe(expected);
+    expect(graphqlUrl({ GITHUB_API_URL: rest })).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-/** A small stand-in for GitHub's REST API over HTTP on 127.0.0.1, for runs of the bundle in a child process. */
+/** A small stand-in for GitHub's REST and GraphQL APIs over HTTP on 127.0.0.1 (GitHub Enterprise Server paths). */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
 export interface FakePull {
@@ -29,6 +29,8 @@ export class FakeGitHub {
   readonly requests: { method: string; path: string; authorized: boolean; at: number }[] = [];
   /** Added before every answer, like the round trip to a real GitHub. */
   delayMs = 0;
+  /** `false`: the GraphQL endpoint answers 404, as where it is not offered. */
+  graphql = true;
   private server: Server | undefined;
 
   constructor(private readonly token: string) {}
@@ -50,6 +52,25 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** The pull requests a query names by alias (`prN: pullRequest(number: N)`), answered as GitHub does. */
+  private answerGraphql(body: { query: string }): object {
+    const repository: Record<string, unknown> = {};
+    const errors: unknown[] = [];
+    for (const [, alias, n] of body.query.matchAll(/(\w+): pullRequest\(number: (\d+)\)/g)) {
+      const p = this.pulls.get(Number(n));
+      repository[alias!] = p ? graphqlNode(Number(n), p) : null;
+      if (!p)
+        errors.push({
+          type: 'NOT_FOUND',
+          path: ['repository', alias],
+          message: `Could not resolve to a PullRequest with the number of ${n}.`,
+        });
+    }
+    const resetAt = new Date(Date.now() + 3_600_000).toISOString();
+    const data = { rateLimit: { cost: 1, remaining: 4999, resetAt }, repository };
+    return errors.length ? { data, errors } : { data };
+  }
+
   private async handle(req: IncomingMessage): Promise<[number, unknown]> {
     const url = new URL(req.url ?? '/', 'http://x');
     const authorized = req.headers.authorization === `token ${this.token}`;
@@ -59,10 +80,11 @@ export class FakeGitHub {
     if (url.pathname === '/api/v3/user' && req.method === 'GET')
       return installation ? [403, { message: 'Resource not accessible by integration' }] : [200, user];
     if (url.pathname === '/api/graphql' && req.method === 'POST') {
-      const query = (JSON.parse(await text(req)) as { query?: string }).query ?? '';
-      return /viewer\s*\{\s*login/.test(query)
-        ? [200, { data: { viewer: { login: user.login } } }]
-        : [400, {}];
+      const body = JSON.parse(await text(req)) as { query: string };
+      if (/viewer\s*\{\s*login/.test(body.query ?? ''))
+        return [200, { data: { viewer: { login: user.login } } }];
+      if (!this.graphql) return [404, { message: 'Not Found' }];
+      return [200, this.answerGraphql(body)];
     }
     const pull = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
     if (pull && req.method === 'GET') {
@@ -85,6 +107,12 @@ export class FakeGitHub {
     }
     return [404, { message: 'Not Found' }];
   }
+}
+
+function graphqlNode(n: number, p: FakePull): object {
+  const state = p.state === 'open' ? 'OPEN' : p.merged_at ? 'MERGED' : 'CLOSED';
+  const url = `https://github.com/acme/shop/pull/${n}`;
+  return { state, closedAt: p.closed_at ?? null, mergedAt: p.merged_at ?? null, url };
 }
 
 async function text(req: IncomingMessage): Promise<string> {

@@ -31,6 +31,26 @@ export async function client(
   return { api, clock, logger };
 }
 
+/** Where GitHub Enterprise Server's GraphQL API is, next to API. */
+export const GRAPHQL_HOST = 'https://ghe.example.com';
+export const GRAPHQL_PATH = '/api/graphql';
+
+/** nock scope for the GraphQL endpoint, answering only requests that carry the token. */
+export function graphqlApi(): nock.Scope {
+  return nock(GRAPHQL_HOST, { reqheaders: { authorization: `token ${TOKEN}` } });
+}
+
+/** The pull request numbers a GraphQL query asks for, in the order of its aliases. */
+export function askedNumbers(body: unknown): number[] {
+  const query = String((body as { query?: unknown }).query ?? '');
+  return [...query.matchAll(/pullRequest\(number: (\d+)\)/g)].map((m) => Number(m[1]));
+}
+
+/** A nock reply body computed from the request's JSON body (nock 15 hands the reply function the Request). */
+export function fromBody(answer: (body: unknown) => object): (req: Request) => Promise<object> {
+  return async (req) => answer(await req.json());
+}
+
 /** nock scope for the API, answering only requests that carry the token. */
 export function github(): nock.Scope {
   return nock(API, { reqheaders: { authorization: `token ${TOKEN}` } });

@@ -8,7 +8,16 @@ import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import type { RunReport } from '../../src/teardown/outcome.js';
 import { FakeCluster } from '../fake/index.js';
-import { API, github, SkipClock, TOKEN } from '../github/helpers.js';
+import {
+  API,
+  askedNumbers,
+  fromBody,
+  github,
+  graphqlApi,
+  GRAPHQL_PATH,
+  SkipClock,
+  TOKEN,
+} from '../github/helpers.js';
 import { FAST } from '../helpers/harness.js';
 
 const LABEL = 'preview.example.com/pr';
@@ -43,7 +52,13 @@ function seed(cluster: FakeCluster): void {
   ns('unlabelled', undefined, hoursAgo(100));
 }
 
+/** GraphQL not offered (404): the sweep asks through REST. */
+function refuseGraphql(): nock.Scope {
+  return graphqlApi().post(GRAPHQL_PATH).reply(404, { message: 'Not Found' });
+}
+
 function answerGitHub(): nock.Scope {
+  refuseGraphql();
   return github()
     .get(`${PULLS}/1`)
     .reply(200, { state: 'open' })
@@ -190,6 +205,7 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
   });
 
   test('a namespace of an open PR is never deleted, whatever GitHub answers for it', async () => {
+    refuseGraphql();
     const scope = github()
       .get(/\/repos\/acme\/shop\/pulls\/\d+/)
       .times(100)
@@ -219,7 +235,7 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
     expect(report.targets.map((t) => t.name)).toContain('unlabelled');
   });
 
-  test('300 PRs over 600 namespaces with a cap of 250 requests: 250 asked, the rest kept as unknown', async () => {
+  test('300 PRs over 600 namespaces through REST with a backstop of 250 requests: the rest kept as unknown', async () => {
     await cluster.stop();
     cluster = new FakeCluster({ controller: FAST });
     for (let pr = 1; pr <= 300; pr++)
@@ -230,17 +246,85 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
         });
     ({ kubeconfig } = await cluster.start());
     let asked = 0;
+    refuseGraphql();
     github()
       .get(/\/repos\/acme\/shop\/pulls\/\d+/)
       .times(300)
       .reply(() => (asked++, [200, closed(48)]));
     const { report, sent } = await sweep({ sweep: 'plan' }, { maxRequests: 250 });
-    expect(asked).toBe(250);
+    expect(asked).toBe(249);
     expect(sent).toBe(250);
     const go = report.sweep!.entries.filter((e) => e.decision === 'go');
     const capped = report.sweep!.entries.filter((e) => /cap of 250/.test(e.reason));
-    expect(go).toHaveLength(500);
-    expect(capped).toHaveLength(100);
+    expect(go).toHaveLength(498);
+    expect(capped).toHaveLength(102);
     expect(report.sweep!.pulls).toBe(300);
+  });
+  test('plan through GraphQL: one query for every PR; a partial error keeps only that PR, saying why', async () => {
+    const scope = graphqlApi()
+      .post(GRAPHQL_PATH)
+      .reply(
+        200,
+        fromBody((body) => {
+          const node = (state: string, h?: number): object => ({
+            state,
+            closedAt: h === undefined ? null : hoursAgo(h),
+            mergedAt: state === 'MERGED' ? hoursAgo(h!) : null,
+            url: 'https://ghe.example.com/acme/shop/pull/x',
+          });
+          const nodes: Record<number, object | null> = {
+            1: node('OPEN'),
+            2: node('MERGED', 3),
+            3: node('CLOSED', 10 / 60),
+            4: null,
+            5: null,
+            7: null,
+            8: node('OPEN'),
+          };
+          const repository = Object.fromEntries(askedNumbers(body).map((n) => [`pr${n}`, nodes[n] ?? null]));
+          const missing = (n: number): object => ({
+            type: 'NOT_FOUND',
+            path: ['repository', `pr${n}`],
+            message: `Could not resolve to a PullRequest with the number of ${n}.`,
+          });
+          const timeout = {
+            type: 'SERVICE_UNAVAILABLE',
+            path: ['repository', 'pr7'],
+            message: 'Timeout on pr7',
+          };
+          return { data: { repository }, errors: [missing(4), missing(5), timeout] };
+        }),
+      );
+    const { report, sent } = await sweep({ sweep: 'plan' });
+    scope.done();
+    expect(sent).toBe(1);
+    expect(report.sweep).toMatchObject({ pulls: 7, githubRequests: 1, githubApi: 'graphql' });
+    expect(decisions(report)).toEqual([
+      ['keep-pr-2', 'protected'],
+      ['pr-1', 'keep'],
+      ['pr-2', 'go'],
+      ['pr-2-db', 'go'],
+      ['pr-3', 'keep'],
+      ['pr-4', 'go'],
+      ['pr-5', 'keep'],
+      ['pr-7', 'keep'],
+      ['pr-8', 'keep'],
+      ['pr-bad', 'keep'],
+    ]);
+    expect(report.sweep!.entries.find((e) => e.namespace === 'pr-7')).toMatchObject({
+      reason: 'PR #7 state unknown (GitHub GraphQL: SERVICE_UNAVAILABLE: Timeout on pr7)',
+    });
+    expect(renderSummary(report)).toContain('7 pull request(s), 1 GitHub request(s)</sub>');
+  });
+
+  test('GraphQL refused: the summary says the sweep asked through REST', async () => {
+    const scope = answerGitHub();
+    const { report, log } = await sweep({ sweep: 'plan' });
+    scope.done();
+    expect(report.sweep).toMatchObject({ githubApi: 'rest', githubRequests: 1 + 7 + 3 });
+    expect(log).toContainEqual(
+      expect.stringMatching(/GraphQL refused, asked through REST: GitHub answered 404/),
+    );
+    expect(renderSummary(report)).toContain('GitHub request(s) (REST: GraphQL refused)</sub>');
   });
 });

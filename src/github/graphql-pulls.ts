@@ -1,0 +1,87 @@
+/** One GraphQL query for the states of up to 100 pull requests (aliases), and its answer read. Pure. */
+import type { GraphqlAnswer, GraphqlError, RepoRef } from './port.js';
+import type { PullState } from './pulls.js';
+
+/** Pull requests per query: GitHub's node limit for one connection page, and a query that costs one point. */
+export const GRAPHQL_BATCH = 100;
+
+/** The largest number GraphQL's `Int` holds; a larger label value is asked through REST. */
+export const GRAPHQL_INT_MAX = 2 ** 31 - 1;
+
+interface PullNode {
+  state?: string;
+  closedAt?: string | null;
+  mergedAt?: string | null;
+  url?: string;
+}
+
+/** The shape of the answer's `data`. */
+export interface PullsData {
+  rateLimit?: { cost?: number; remaining?: number; resetAt?: string };
+  repository?: Record<string, PullNode | null> | null;
+}
+
+const alias = (n: number): string => `pr${n}`;
+
+/** The query; numbers are validated integers written as literals, owner and name go as variables. */
+export function pullsQuery(numbers: readonly number[]): string {
+  const fields = numbers.map(
+    (n) => `    ${alias(n)}: pullRequest(number: ${n}) { state closedAt mergedAt url }`,
+  );
+  return [
+    'query($owner: String!, $name: String!) {',
+    '  rateLimit { cost remaining resetAt }',
+    '  repository(owner: $owner, name: $name) {',
+    ...fields,
+    '  }',
+    '}',
+  ].join('\n');
+}
+
+/** The variables of `pullsQuery`. */
+export function pullsVariables(repo: RepoRef): Record<string, string> {
+  return { owner: repo.owner, name: repo.repo };
+}
+
+const describe = (e: GraphqlError): string =>
+  `GitHub GraphQL: ${e.type ? `${e.type}: ` : ''}${String(e.message ?? 'error').slice(0, 200)}`;
+
+function stateOf(node: PullNode): PullState {
+  const url = typeof node.url === 'string' ? node.url : undefined;
+  if (node.state === 'OPEN') return { state: 'open', url };
+  if (node.state === 'MERGED' && typeof node.mergedAt === 'string')
+    return { state: 'merged', closedAt: node.mergedAt, url };
+  if (node.state === 'CLOSED' && typeof node.closedAt === 'string')
+    return { state: 'closed', closedAt: node.closedAt, url };
+  return { state: 'unknown', error: `unexpected pull request state "${String(node.state)}"` };
+}
+
+/**
+ * Each number's state from one answer. An error on one alias concerns that pull request only: `NOT_FOUND` is a
+ * missing one (as REST's 404), any other keeps it unknown with GitHub's words; no node and no error is unknown too.
+ */
+export function readPulls(
+  numbers: readonly number[],
+  answer: GraphqlAnswer<PullsData>,
+): Map<number, PullState> {
+  const byAlias = new Map<string, GraphqlError>();
+  const general: GraphqlError[] = [];
+  for (const e of answer.errors) {
+    const key = e.path?.[0] === 'repository' ? e.path[1] : undefined;
+    if (typeof key === 'string') byAlias.set(key, e);
+    else general.push(e);
+  }
+  const repository = answer.data?.repository;
+  const whole = general[0];
+  return new Map(
+    numbers.map((n): [number, PullState] => {
+      const error = byAlias.get(alias(n));
+      const node = repository?.[alias(n)];
+      if (node) return [n, stateOf(node)];
+      if (error?.type === 'NOT_FOUND') return [n, { state: 'missing' }];
+      if (error) return [n, { state: 'unknown', error: describe(error) }];
+      if (whole) return [n, { state: 'unknown', error: describe(whole) }];
+      return [n, { state: 'unknown', error: 'GitHub GraphQL answered no pull request and no error' }];
+    }),
+  );
+}
