@@ -17,10 +17,13 @@ import { runDeadline } from '../teardown/run.js';
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
 Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
+       namespace-teardown --scope all-terminating [--selector key=value] [options]
        namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [options]
 
   --namespaces LIST            names separated by commas, spaces or newlines
   --selector SELECTOR          label selector, e.g. preview.example.com/pr=123
+  --scope SCOPE                targets (default) | all-terminating: every namespace already Terminating,
+                               narrowed by --selector; deletes nothing, never writes to an Active namespace
   --kubeconfig FILE            kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)
   --context NAME               kubeconfig context
   --no-delete                  only watch namespaces someone else deleted
@@ -77,6 +80,7 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
       options: {
         namespaces: { type: 'string' },
         selector: { type: 'string' },
+        scope: { type: 'string' },
         kubeconfig: { type: 'string' },
         context: { type: 'string' },
         'no-delete': { type: 'boolean' },
