@@ -12,7 +12,11 @@ import {
   resolveTargets,
   type Resolved,
 } from '../targets/resolve.js';
+import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
+
+/** The action's log says what is still Terminating at least this often while it waits. */
+export const MAX_PROGRESS_MS = 30_000;
 
 export interface TeardownDeps {
   kube: Kube;
@@ -20,8 +24,10 @@ export interface TeardownDeps {
   clock: Clock;
   /** Safety-net poll interval while waiting (default 10 s). */
   pollMs?: number;
-  /** Interval of the progress line while waiting (default 15 s). */
+  /** Interval of the progress line while waiting (default 15 s, at most 30 s). */
   progressMs?: number;
+  /** Told about every change of the counts while waiting (the CLI's status line). */
+  onProgress?: (p: Progress) => void;
   /** Diagnosis and forcing while waiting; absent = only wait. */
   inspect?: InspectDeps;
   /** Aborted on cancellation: stop waiting, start no new write, report the state so far. */
@@ -117,34 +123,11 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
   };
 }
 
-function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, startedMs: number): () => void {
-  const stop = new AbortController();
-  const every = deps.progressMs ?? 15_000;
-  void (async () => {
-    for (;;) {
-      await deps.clock.sleep(every, stop.signal);
-      if (stop.signal.aborted) return;
-      const waiting = [...records.values()].filter(
-        (r) => r.goneAt === undefined && r.recreatedUid === undefined,
-      );
-      const now = deps.clock.now();
-      const list = waiting
-        .map((r) => {
-          const since = r.transitions.find((t) => t.phase === 'Terminating')?.at ?? r.transitions[0]!.at;
-          return `${r.last.name} (${r.last.phase} for ${formatDuration(now - since)})`;
-        })
-        .join(', ');
-      deps.logger.info(`waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}`);
-    }
-  })();
-  return () => stop.abort();
-}
-
 interface RunCtx {
   settings: Settings;
   deps: TeardownDeps;
   deadline: number;
-  records: Map<string, WaitRecord>;
+  progress: ProgressTracker;
 }
 
 /** Wait for one namespace while the inspector diagnoses and forces it at its checkpoints. */
@@ -166,10 +149,10 @@ async function waitAndInspect(
     logger,
     pollMs: ctx.deps.pollMs ?? 10_000,
     onChange: (r) => {
-      ctx.records.set(state.name, r);
+      ctx.progress.update(state.name, r);
       latest = r.goneAt === undefined && r.last.deletionTimestamp ? r.last : undefined;
     },
-  }).finally(() => ctx.records.delete(state.name));
+  });
   stop.abort();
   await inspecting;
   const cancelled = ctx.deps.signal?.aborted === true;
@@ -208,13 +191,16 @@ function applyInspection(report: TargetReport, result: Inspection): void {
 
 /** One target's story; any failure becomes its `error` outcome, so the other targets go on. */
 async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
+  let report: TargetReport;
   try {
-    return await storyOf(ctx, t);
+    report = await storyOf(ctx, t);
   } catch (error) {
     const note = `failed: ${reasonOf(error)}`;
     ctx.deps.logger.warning(`${t.name}: ${note}`);
-    return simpleReport(t.name, 'error', note, t.state);
+    report = simpleReport(t.name, 'error', note, t.state);
   }
+  ctx.progress.finish(t.name, report.outcome);
+  return report;
 }
 
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
@@ -261,8 +247,10 @@ export async function deleteAndWait(
     if (found.error) logger.warning(found.error);
     return found;
   });
-  const ctx: RunCtx = { settings, deps, deadline, records: new Map() };
-  const stopProgress = startProgress(ctx.records, deps, clock.now());
+  const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
+  progress.begin(resolved.targets.length);
+  const ctx: RunCtx = { settings, deps, deadline, progress };
+  const stopProgress = logProgress(progress, deps, Math.min(deps.progressMs ?? 15_000, MAX_PROGRESS_MS));
   try {
     const targets = await logger.group('Delete, wait and diagnose', () =>
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
