@@ -66,7 +66,8 @@ export async function inTmux(
       const plain = tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'cli');
       const exit = new RegExp(`${END}(\\d+)`).exec(plain);
       if (exit) {
-        const raw = tmux('capture-pane', '-p', '-S', '-', '-t', 'cli', ...(opts.escapes ? ['-e'] : []));
+        // -J joins what the terminal wrapped, so a line wider than the pane shows as one long line.
+        const raw = tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'cli', ...(opts.escapes ? ['-e'] : []));
         const screen = raw.slice(0, raw.indexOf(END)).replace(/\s+$/, '');
         return { screen, code: Number(exit[1]) };
       }
