@@ -109,6 +109,7 @@ class Budget {
 function settingsLine(report: RunReport): string {
   const s = report.settings;
   const targets = [s.namespaces.length ? `namespaces ${s.namespaces.map((n) => md(n)).join(', ')}` : ''];
+  if (s.scope === 'all-terminating') targets.push('every namespace already Terminating');
   if (s.selector) targets.push(`selector <code>${md(s.selector)}</code>`);
   const cost = report.cost
     ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`

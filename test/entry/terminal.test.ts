@@ -82,4 +82,28 @@ maybe('the CLI in a real terminal (tmux, 120 columns) against the fake cluster',
       ['pr-9', 'already-gone'],
     ]);
   }, 60_000);
+
+  test('--scope all-terminating: the namespaces already Terminating, diagnosed, nothing deleted or written', async () => {
+    const made = await stuckCluster();
+    try {
+      const base = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --timeout 3s`;
+      // Someone else's teardown left two of them hanging.
+      await inTmux(`${base} --namespaces pr-7,ks-old,pr-9 --output json >/dev/null 2>&1`);
+      const from = made.cluster.requests.length;
+      const { screen, code } = await inTmux(
+        `${base} --scope all-terminating --selector preview.example.com/pr`,
+        {
+          width: WIDTH,
+        },
+      );
+      expect(code).toBe(1);
+      const lines = screen.split('\n');
+      expect(lines[0]).toBe('✗ Namespace teardown: 1 stuck of 1 namespace');
+      expect(screen).toMatch(/^pr-7 +stuck +\d+s +kiali\.io\/finalizer on kialis\.kiali\.io\/kiali/m);
+      expect(screen).not.toMatch(/^ks-old/m);
+      expect(made.cluster.requests.slice(from).filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await made.cluster.stop();
+    }
+  }, 60_000);
 });

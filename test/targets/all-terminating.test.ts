@@ -4,6 +4,7 @@ import type { RunReport } from '../../src/teardown/outcome.js';
 import { FakeCluster, GVR } from '../fake/index.js';
 import type { RequestRecord } from '../fake/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
+import { renderSummary } from '../../src/report/markdown.js';
 
 const LEAK = 'kiali.io/finalizer';
 const META = 'finalizers.kubesphere.io/namespaces';
@@ -88,6 +89,7 @@ describe('scope: all-terminating over HTTPS', () => {
       );
       expect(report.settings.scope).toBe('all-terminating');
       expect(report.settings.delete).toBe(false);
+      expect(renderSummary(report)).toContain('every namespace already Terminating');
       const run = c.requests.slice(made.runFrom);
       // Nothing was deleted or changed: the run only read.
       expect(writesOf(run)).toEqual([]);
