@@ -4,6 +4,7 @@ import { renderSummary } from '../report/markdown.js';
 import { renderText } from '../report/text.js';
 import type { RunReport } from '../teardown/outcome.js';
 
+/** The values `--output` allows. */
 export const OUTPUTS = ['text', 'markdown', 'json'] as const;
 export type OutputFormat = (typeof OUTPUTS)[number];
 

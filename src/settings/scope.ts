@@ -2,6 +2,7 @@
 import { ConfigError } from '../shared/errors.js';
 import { Inputs } from './action-names.js';
 
+/** The values `scope` allows; the first is the default. */
 export const SCOPES = ['targets', 'all-terminating'] as const;
 export type Scope = (typeof SCOPES)[number];
 
