@@ -2,7 +2,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { safeLog } from '../report/escape.js';
-import { renderSummary } from '../report/markdown.js';
 import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
@@ -12,16 +11,21 @@ import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { explain } from './explain.js';
+import { chooseOutput, renderOutput } from './output.js';
 import { cancelOnSignals } from './signals.js';
+import { createStatus } from './status.js';
 import { runDeadline } from '../teardown/run.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
 Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
+       namespace-teardown --scope all-terminating [--selector key=value] [options]
        namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [options]
 
   --namespaces LIST            names separated by commas, spaces or newlines
   --selector SELECTOR          label selector, e.g. preview.example.com/pr=123
+  --scope SCOPE                targets (default) | all-terminating: every namespace already Terminating,
+                               narrowed by --selector; deletes nothing, never writes to an Active namespace
   --kubeconfig FILE            kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)
   --context NAME               kubeconfig context
   --no-delete                  only watch namespaces someone else deleted
@@ -41,32 +45,22 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --sweep-repository REPO      owner/name to ask (default: GITHUB_REPOSITORY)
                                The sweep reads the token from GITHUB_TOKEN (GITHUB_API_URL, GITHUB_GRAPHQL_URL for GHES).
   --report FILE                write the JSON report there
+  --output FORMAT              text | markdown | json (default: text on a terminal, else markdown);
+                               text is coloured only on a terminal and never when NO_COLOR is set
   --help                       this text
 
 Ctrl-C stops the run and prints the state so far (marked cancelled); a second Ctrl-C quits at once.
 Exit status: 0 when the check passes, 1 when it fails or is cancelled, 2 on bad input.`;
 
-const stderrLogger: Logger = {
-  info: (m) => process.stderr.write(`${safeLog(m)}\n`),
-  warning: (m) => process.stderr.write(`warning: ${safeLog(m)}\n`),
-  debug: (m) => {
-    if (process.env.NAMESPACE_TEARDOWN_DEBUG) process.stderr.write(`debug: ${safeLog(m)}\n`);
-  },
-  group: async (title, fn) => {
-    process.stderr.write(`== ${safeLog(title)}\n`);
-    return fn();
-  },
-};
-
 /**
  * Ctrl-C (SIGINT) or SIGTERM stops the run the way a runner's cancel stops the action: nothing new is sent, and the
  * summary and report show the state so far. A second signal exits at once.
  */
-function onCancel(cancel: AbortController): () => void {
+function onCancel(cancel: AbortController, logger: Logger): () => void {
   return cancelOnSignals(
     cancel,
     (signal) =>
-      stderrLogger.warning(
+      logger.warning(
         `${signal} received: stopping; the summary and report show the state so far (again to quit at once).`,
       ),
     (signal) => process.exit(signal === 'SIGINT' ? 130 : 143),
@@ -80,6 +74,7 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
       options: {
         namespaces: { type: 'string' },
         selector: { type: 'string' },
+        scope: { type: 'string' },
         kubeconfig: { type: 'string' },
         context: { type: 'string' },
         'no-delete': { type: 'boolean' },
@@ -98,6 +93,7 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
         'sweep-max-age': { type: 'string' },
         'sweep-repository': { type: 'string' },
         report: { type: 'string' },
+        output: { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -112,6 +108,7 @@ export async function cli(argv: string[]): Promise<number> {
   const cancel = new AbortController();
   let release = (): void => undefined;
   let kube: KubeClient | undefined;
+  let stopStatus = (): void => undefined;
   try {
     const { values } = parse(argv);
     if (values.help) {
@@ -131,23 +128,28 @@ export async function cli(argv: string[]): Promise<number> {
       return typeof v === 'string' ? v : '';
     };
     const settings = readSettings(read);
+    const output = chooseOutput(values.output as string | undefined, process.stdout, process.env);
     const file = values.kubeconfig as string | undefined;
     const content = file !== undefined ? readKubeconfigFile(file) : undefined;
-    release = onCancel(cancel);
+    const status = createStatus(process.stderr, process.env);
+    stopStatus = status.done;
+    release = onCancel(cancel, status.logger);
     const connected = await connect(content, settings.context, {
       deadline: runDeadline(systemClock.now(), settings.timeoutMs),
       signal: cancel.signal,
-      log: (line) => stderrLogger.info(line),
+      // Shown above the status line: a plugin's failure must be readable where the message says it is.
+      log: (line) => status.logger.warning(line),
       logName: 'the log on stderr',
     });
     kube = connected.kube;
     const { cluster } = connected;
-    const github = lazyGitHub(settings, process.env, systemClock, stderrLogger);
+    const github = lazyGitHub(settings, process.env, systemClock, status.logger);
     const report = await runEngine(
       settings,
       {
         kube,
-        logger: stderrLogger,
+        logger: status.logger,
+        onProgress: status.onProgress,
         clock: systemClock,
         signal: cancel.signal,
         github,
@@ -157,14 +159,17 @@ export async function cli(argv: string[]): Promise<number> {
     );
     if (typeof values.report === 'string')
       writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
-    process.stdout.write(renderSummary(report, values.report as string | undefined));
+    status.done();
+    process.stdout.write(renderOutput(report, output, values.report as string | undefined));
     return report.failures.length > 0 ? 1 : 0;
   } catch (error) {
+    stopStatus();
     process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
     return error instanceof ConfigError ? 2 : 1;
   } finally {
     // No credential plugin (or anything it started) outlives the command.
     await closeWithin(kube, 1_000);
+    stopStatus();
     release();
   }
 }

@@ -126,6 +126,7 @@ function settingsLine(report: RunReport): string {
         SETTINGS_NAMES,
       )}`,
     );
+  if (s.scope === 'all-terminating') targets.push('every namespace already Terminating');
   if (s.selector) targets.push(`selector <code>${md(s.selector)}</code>`);
   if (report.sweep) targets.push(`sweep ${report.sweep.mode}`);
   const cost = report.cost

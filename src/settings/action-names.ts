@@ -3,6 +3,7 @@
 export const Inputs = {
   namespaces: 'namespaces',
   selector: 'selector',
+  scope: 'scope',
   kubeconfig: 'kubeconfig',
   context: 'context',
   delete: 'delete',

@@ -7,6 +7,7 @@ import { readSweep } from '../sweep/settings.js';
 import type { SweepSettings } from '../sweep/types.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
+import { readScope, type Scope } from './scope.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -25,6 +26,8 @@ export type TeardownOrder = (typeof TEARDOWN_ORDERS)[number];
 export interface Settings {
   readonly namespaces: readonly string[];
   readonly selector: string | undefined;
+  /** `all-terminating`: the targets are the namespaces already Terminating (narrowed by `selector`); nothing is deleted. */
+  readonly scope: Scope;
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
   readonly delete: boolean;
@@ -177,9 +180,10 @@ export function readSettings(read: InputReader): Settings {
       'Input "github-token" is empty; the sweep needs a token that can read pull requests.',
       Inputs.githubToken,
     );
-  if (!sweep && namespaces.length === 0 && selector === undefined) {
+  const scope = readScope(read, { namespaces, sweep: sweep !== undefined });
+  if (!sweep && scope === 'targets' && namespaces.length === 0 && selector === undefined) {
     throw new ConfigError(
-      'No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector", or turn on "sweep".',
+      'No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector", turn on "sweep", or use "scope: all-terminating".',
       Inputs.namespaces,
     );
   }
@@ -197,9 +201,11 @@ export function readSettings(read: InputReader): Settings {
   const settings: Settings = {
     namespaces,
     selector,
+    scope,
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
-    delete: readBoolean(read, Inputs.delete, true),
+    // Already Terminating: there is nothing to delete, and nothing new may be.
+    delete: scope === 'targets' && readBoolean(read, Inputs.delete, true),
     timeoutMs,
     teardownOrder: readTeardownOrder(read),
     customResourcesTimeoutMs: readCustomResourcesTimeout(read, timeoutMs),

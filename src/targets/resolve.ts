@@ -60,6 +60,30 @@ async function resolveSelector(settings: Settings, selector: string, kube: Kube)
   return out;
 }
 
+/** Whether the namespace is already being deleted: its phase says so, or it carries a deletionTimestamp. */
+export function isTerminating(state: NamespaceState): boolean {
+  return state.phase === 'Terminating' || state.deletionTimestamp !== undefined;
+}
+
+/**
+ * `scope: all-terminating`: every namespace already Terminating, narrowed by the selector when set. An Active
+ * namespace is never a target, so nothing here can lead to a write on one.
+ */
+async function resolveTerminating(settings: Settings, kube: Kube): Promise<Resolved[]> {
+  const selector = settings.selector ?? '';
+  const out: Resolved[] = [];
+  for (const state of await kube.listNamespaces(selector)) {
+    if (!state.name || !isTerminating(state)) continue;
+    if (selector !== '' && !selectorMatches(selector, state.labels)) continue;
+    const refused = isProtected(settings, state.name)
+      ? 'protected namespace already Terminating; not touched'
+      : undefined;
+    const error = state.uid ? undefined : identityProblem(state.name, state);
+    out.push({ name: state.name, state: error ? undefined : state, refused, error });
+  }
+  return out.sort((a, b) => compareText(a.name, b.name));
+}
+
 /**
  * Resolve names and the selector into targets; protected selector matches are refused, never touched. A failed
  * read of one name is that target's error; a failed selector list is the run's `error` (no target known from it).
@@ -68,6 +92,14 @@ export async function resolveTargets(
   settings: Settings,
   kube: Kube,
 ): Promise<{ targets: Resolved[]; error?: string }> {
+  if (settings.scope === 'all-terminating') {
+    try {
+      return { targets: await resolveTerminating(settings, kube) };
+    } catch (e) {
+      const which = settings.selector !== undefined ? ` matching "${settings.selector}"` : '';
+      return { targets: [], error: `listing the namespaces${which} failed: ${reasonOf(e)}` };
+    }
+  }
   const byName = new Map<string, Resolved>();
   const named = await Promise.all(settings.namespaces.map((n) => resolveName(kube, n)));
   for (const r of named) byName.set(r.name, r);

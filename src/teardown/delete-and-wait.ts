@@ -13,8 +13,12 @@ import {
   type Resolved,
 } from '../targets/resolve.js';
 import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
+import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
+
+/** The action's log says what is still Terminating at least this often while it waits. */
+export const MAX_PROGRESS_MS = 30_000;
 
 export interface TeardownDeps {
   kube: Kube;
@@ -22,8 +26,10 @@ export interface TeardownDeps {
   clock: Clock;
   /** Safety-net poll interval while waiting (default 10 s). */
   pollMs?: number;
-  /** Interval of the progress line while waiting (default 15 s). */
+  /** Interval of the progress line while waiting (default 15 s, at most 30 s). */
   progressMs?: number;
+  /** Told about every change of the counts while waiting (the CLI's status line). */
+  onProgress?: (p: Progress) => void;
   /** Diagnosis and forcing while waiting; absent = only wait. */
   inspect?: InspectDeps;
   /** Aborted on cancellation: stop waiting, start no new write, report the state so far. */
@@ -119,41 +125,11 @@ function simpleReport(name: string, outcome: Outcome, note: string, state?: Name
   };
 }
 
-/** Namespaces named on a progress line; the rest are counted. */
-const PROGRESS_NAMES = 10;
-
-function startProgress(records: Map<string, WaitRecord>, deps: TeardownDeps, startedMs: number): () => void {
-  const stop = new AbortController();
-  const every = deps.progressMs ?? 15_000;
-  void (async () => {
-    for (;;) {
-      await deps.clock.sleep(every, stop.signal);
-      if (stop.signal.aborted) return;
-      const waiting = [...records.values()].filter(
-        (r) => r.goneAt === undefined && r.recreatedUid === undefined,
-      );
-      if (waiting.length === 0) continue;
-      const now = deps.clock.now();
-      // A few names say enough; thousands would make every progress line hundreds of KiB.
-      const more = waiting.length > PROGRESS_NAMES ? `, and ${waiting.length - PROGRESS_NAMES} more` : '';
-      const list = waiting
-        .slice(0, PROGRESS_NAMES)
-        .map((r) => {
-          const since = r.transitions.find((t) => t.phase === 'Terminating')?.at ?? r.transitions[0]!.at;
-          return `${r.last.name} (${r.last.phase} for ${formatDuration(now - since)})`;
-        })
-        .join(', ');
-      deps.logger.info(`waiting ${formatDuration(now - startedMs)}: ${waiting.length} left — ${list}${more}`);
-    }
-  })();
-  return () => stop.abort();
-}
-
 interface RunCtx {
   settings: Settings;
   deps: TeardownDeps;
   deadline: number;
-  records: Map<string, WaitRecord>;
+  progress: ProgressTracker;
   before: BeforeDelete;
   /** With many targets, their waits share one watch and one list. */
   feed?: NamespaceFeed;
@@ -179,10 +155,10 @@ async function waitAndInspect(
     pollMs: ctx.deps.pollMs ?? 10_000,
     feed: ctx.feed,
     onChange: (r) => {
-      ctx.records.set(state.name, r);
+      ctx.progress.update(state.name, r);
       latest = r.goneAt === undefined && r.last.deletionTimestamp ? r.last : undefined;
     },
-  }).finally(() => ctx.records.delete(state.name));
+  });
   stop.abort();
   await inspecting;
   const cancelled = ctx.deps.signal?.aborted === true;
@@ -221,13 +197,16 @@ function applyInspection(report: TargetReport, result: Inspection): void {
 
 /** One target's story; any failure becomes its `error` outcome, so the other targets go on. */
 async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
+  let report: TargetReport;
   try {
-    return await storyOf(ctx, t);
+    report = await storyOf(ctx, t);
   } catch (error) {
     const note = `failed: ${reasonOf(error)}`;
     ctx.deps.logger.warning(`${t.name}: ${note}`);
-    return simpleReport(t.name, 'error', note, t.state);
+    report = simpleReport(t.name, 'error', note, t.state);
   }
+  ctx.progress.finish(t.name, report.outcome);
+  return report;
 }
 
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
@@ -287,8 +266,10 @@ export async function deleteAndWait(
     : 0;
   const before = new BeforeDelete(settings, deps, deadline, toDelete);
   const feed = feedFor(resolved.targets, deps);
-  const ctx: RunCtx = { settings, deps, deadline, records: new Map(), before, feed };
-  const stopProgress = startProgress(ctx.records, deps, clock.now());
+  const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
+  progress.begin(resolved.targets.length);
+  const ctx: RunCtx = { settings, deps, deadline, progress, before, feed };
+  const stopProgress = logProgress(progress, deps, Math.min(deps.progressMs ?? 15_000, MAX_PROGRESS_MS));
   ctx.feed?.start();
   try {
     const targets = await logger.group('Delete, wait and diagnose', () =>

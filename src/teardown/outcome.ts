@@ -71,6 +71,8 @@ export interface RunReport {
     timeout: string;
     failOn: string;
     selector?: string;
+    /** Absent in reports written before the scope existed (= `targets`). */
+    scope?: string;
     namespaces: string[];
     force: ForcePolicy;
     teardownOrder?: string;

@@ -121,6 +121,7 @@ function settingsOf(settings: Settings): RunReport['settings'] {
     timeout: formatDuration(settings.timeoutMs),
     failOn: settings.failOn,
     selector: settings.selector,
+    scope: settings.scope,
     namespaces: [...settings.namespaces],
     force: settings.force,
     teardownOrder: settings.teardownOrder,

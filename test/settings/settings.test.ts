@@ -86,6 +86,21 @@ describe('readSettings', () => {
       given: { namespaces: 'a', 'teardown-order': 'namespace', 'custom-resources-timeout': '90s' },
       expect: { teardownOrder: 'namespace', customResourcesTimeoutMs: 90_000 },
     },
+    {
+      name: 'scope defaults to targets',
+      given: { namespaces: 'a' },
+      expect: { scope: 'targets', delete: true },
+    },
+    {
+      name: 'scope all-terminating alone needs no names and deletes nothing',
+      given: { scope: 'all-terminating' },
+      expect: { scope: 'all-terminating', namespaces: [], selector: undefined, delete: false },
+    },
+    {
+      name: 'scope all-terminating with a selector: the selector only narrows',
+      given: { scope: 'all-terminating', selector: 'team=a', delete: 'true' },
+      expect: { scope: 'all-terminating', selector: 'team=a', delete: false },
+    },
   ];
   test.each(ok)('$name', ({ given, expect: expected }) => {
     expect(readSettings(reader(given))).toMatchObject(expected);
@@ -93,6 +108,27 @@ describe('readSettings', () => {
 
   const bad: { name: string; given: Record<string, string>; message: RegExp }[] = [
     { name: 'no targets', given: {}, message: /No targets: set "namespaces".*or "selector"/ },
+    {
+      name: 'scope all-terminating with namespaces',
+      given: { scope: 'all-terminating', namespaces: 'pr-1' },
+      message: /^Inputs "namespaces" and "scope: all-terminating" cannot be used together/,
+    },
+    {
+      name: 'scope all-terminating with the sweep',
+      given: {
+        scope: 'all-terminating',
+        sweep: 'plan',
+        'sweep-pr-label': 'pr',
+        'sweep-repository': 'acme/shop',
+        'github-token': 't',
+      },
+      message: /^Inputs "sweep" and "scope: all-terminating" cannot be used together/,
+    },
+    {
+      name: 'unknown scope',
+      given: { scope: 'everything', namespaces: 'a' },
+      message: /^Input "scope" is "everything"; allowed: targets, all-terminating\./,
+    },
     {
       name: 'upper-case name',
       given: { namespaces: 'PR-1' },

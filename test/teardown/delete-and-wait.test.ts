@@ -88,7 +88,9 @@ describe('delete and wait over real HTTPS', () => {
     expect(report.result).toBe('stuck');
     expect(report.failures).toEqual(['1 namespace(s) still present: pr-2']);
     // The progress line says what is still Terminating and for how long.
-    expect(log.join('\n')).toMatch(/waiting \d+(ms|s): 1 left — pr-2 \(Terminating for \d+(ms|s)\)/);
+    expect(log.join('\n')).toMatch(
+      /waiting: 1 of 2 gone · 1 Terminating · \d+(ms|s) — still Terminating: pr-2 \(\d+(ms|s)\)/,
+    );
   });
 
   test('a namespace Terminating for longer than the controller takes is diagnosed from the types its conditions name', async () => {

@@ -1,0 +1,47 @@
+/** What the CLI prints on stdout: plain text for a person at a terminal, markdown or JSON for a program. */
+import { ConfigError } from '../shared/errors.js';
+import { renderSummary } from '../report/markdown.js';
+import { renderText } from '../report/text.js';
+import type { RunReport } from '../teardown/outcome.js';
+
+/** The values `--output` allows. */
+export const OUTPUTS = ['text', 'markdown', 'json'] as const;
+export type OutputFormat = (typeof OUTPUTS)[number];
+
+/** How stdout is rendered: the format, and for text the width and whether to colour. */
+export interface OutputChoice {
+  format: OutputFormat;
+  width: number;
+  color: boolean;
+}
+
+/** Width of a text rendering that goes to a pipe or file: `COLUMNS` when set, else this. */
+const PIPE_WIDTH = 100;
+
+/**
+ * `--output` as given, else text on a terminal and markdown elsewhere (what the CLI always printed to a pipe).
+ * Colour only on a terminal, never with `NO_COLOR` set to anything (no-color.org) or `TERM=dumb`: decided here
+ * rather than left to `util.styleText`, whose own check is of process.stdout and is skipped when told to.
+ */
+export function chooseOutput(
+  flag: string | undefined,
+  stdout: { isTTY?: boolean; columns?: number },
+  env: NodeJS.ProcessEnv,
+): OutputChoice {
+  if (flag !== undefined && !(OUTPUTS as readonly string[]).includes(flag))
+    throw new ConfigError(`--output is "${flag}"; allowed: ${OUTPUTS.join(', ')}.`, 'output');
+  const tty = stdout.isTTY === true;
+  const format = (flag as OutputFormat | undefined) ?? (tty ? 'text' : 'markdown');
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  const columns = Number(env.COLUMNS);
+  const width =
+    tty && stdout.columns ? stdout.columns : Number.isInteger(columns) && columns > 0 ? columns : PIPE_WIDTH;
+  return { format, width, color: tty && !noColor && env.TERM !== 'dumb' };
+}
+
+/** The report as the chosen format renders it. */
+export function renderOutput(report: RunReport, choice: OutputChoice, reportPath?: string): string {
+  if (choice.format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  if (choice.format === 'markdown') return renderSummary(report, reportPath);
+  return renderText(report, { width: choice.width, color: choice.color, reportPath });
+}

@@ -1,0 +1,162 @@
+/** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
+import { styleText } from 'node:util';
+import { formatDuration } from '../shared/duration.js';
+import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
+import { causesOf, verdictOf, type Cause } from './causes.js';
+import { layoutScript } from './commands.js';
+import { breakCommands } from './escape.js';
+import { OUTCOME_COUNT } from './headline.js';
+import { ownerLabels } from './owners.js';
+import { sweepCounts } from './sweep.js';
+import { inert, table, wrap, type Cell } from './columns.js';
+import { conditionWords } from './words.js';
+
+/** How to render: the terminal's width, and whether to colour (a TTY without NO_COLOR; the caller decides). */
+export interface TextOptions {
+  width: number;
+  color: boolean;
+  reportPath?: string;
+}
+
+type Style = Parameters<typeof styleText>[0];
+type Paint = (style: Style, text: string) => string;
+
+/** Rows of gone namespaces shown before the rest are counted: the JSON report has them all. */
+const GONE_ROWS = 10;
+const INDENT = '   ';
+
+const OUTCOME_STYLE: Record<Outcome, Style> = {
+  error: 'red',
+  stuck: 'red',
+  refused: 'yellow',
+  active: 'yellow',
+  forced: 'yellow',
+  recreated: 'cyan',
+  gone: 'green',
+  'already-gone': 'green',
+};
+
+function painter(color: boolean): Paint {
+  // styleText checks process.stdout itself; the caller has decided for the stream this text goes to.
+  return color ? (style, text) => styleText(style, text, { validateStream: false }) : (_style, text) => text;
+}
+
+function counts(report: RunReport): string {
+  const n = new Map<Outcome, number>();
+  for (const t of report.targets) n.set(t.outcome, (n.get(t.outcome) ?? 0) + 1);
+  const parts = [...n.entries()]
+    .sort(([a], [b]) => OUTCOME_COUNT[a].rank - OUTCOME_COUNT[b].rank)
+    .map(([o, k]) => `${k} ${OUTCOME_COUNT[o].words}`);
+  const total = report.targets.length;
+  return parts.length ? `${parts.join(', ')} of ${total} namespace${total === 1 ? '' : 's'}` : 'no targets';
+}
+
+function headline(report: RunReport, o: TextOptions, paint: Paint): string[] {
+  const fails = report.failures.length > 0;
+  const forced = report.targets.some((t) => t.outcome === 'forced');
+  const [mark, style]: [string, Style] = fails ? ['✗', 'red'] : forced ? ['!', 'yellow'] : ['✓', 'green'];
+  const cancelled = report.cancelled ? ' (cancelled)' : '';
+  const sweep = report.sweep ? ` · sweep: ${sweepCounts(report.sweep)}` : '';
+  const title = `${mark} Namespace teardown${cancelled}: ${counts(report)}${sweep}`;
+  const lines = wrap(title, o.width).map((l) => paint(['bold', style], l));
+  const k = report.context.cluster;
+  if (k?.context || k?.server)
+    lines.push(...wrap(`Cluster ${[k.context, k.server].filter(Boolean).join(' at ')}`, o.width));
+  const check = fails ? `The check fails: ${report.failures.join('; ')}.` : 'The check passes.';
+  lines.push(...wrap(check, o.width));
+  if (report.error && !fails) lines.push(...wrap(`Error: ${report.error}`, o.width));
+  return lines;
+}
+
+function why(t: TargetReport): string {
+  const v = verdictOf(t);
+  if (v) return v.summary;
+  // A namespace that went needs no reason; its note (e.g. recreated) is still worth a line.
+  const gone = t.outcome === 'gone' || t.outcome === 'already-gone' || t.outcome === 'forced';
+  return [t.note, gone ? '' : conditionWords(t.conditions)].filter(Boolean).join('; ');
+}
+
+function row(t: TargetReport, selector: string | undefined, paint: Paint): Cell[] {
+  const time = t.terminatingForMs ?? t.durationMs;
+  const owner = ownerLabels(t.labels, selector).join(' ');
+  return [
+    { text: t.name, paint: (s) => paint('bold', s) },
+    { text: OUTCOME_COUNT[t.outcome].words, paint: (s) => paint(OUTCOME_STYLE[t.outcome], s) },
+    { text: time !== undefined ? formatDuration(time) : '' },
+    { text: [why(t), owner && `(${owner})`].filter(Boolean).join(' ') },
+  ];
+}
+
+function targetTable(report: RunReport, o: TextOptions, paint: Paint): string[] {
+  const sorted = [...report.targets].sort(
+    (a, b) => OUTCOME_COUNT[a.outcome].rank - OUTCOME_COUNT[b.outcome].rank || (a.name < b.name ? -1 : 1),
+  );
+  const gone = sorted.filter((t) => t.outcome === 'gone' || t.outcome === 'already-gone');
+  const shown = sorted.filter((t) => !gone.includes(t) || gone.indexOf(t) < GONE_ROWS);
+  const rows = shown.map((t) => row(t, report.settings.selector, paint));
+  const lines = table(['NAMESPACE', 'OUTCOME', 'FOR', 'WHY'], rows, o.width, (s) => paint('dim', s));
+  if (gone.length > GONE_ROWS) lines.push(`… and ${gone.length - GONE_ROWS} more gone`);
+  return lines;
+}
+
+/** A command laid out to paste: wrapped with ` \` within the line, indented, nothing else on its lines. */
+function commandLines(command: string, width: number): string[] {
+  const clean = command.split('\n').map(inert).join('\n');
+  return layoutScript(clean, width)
+    .split('\n')
+    .map((l) => (l ? `${INDENT}${l}` : l));
+}
+
+function causeLines(cause: Cause, n: number, o: TextOptions, paint: Paint): string[] {
+  const inner = o.width - INDENT.length;
+  const names = cause.targets.map((t) => t.name);
+  const who =
+    names.length === 1 ? names[0]! : `same cause in ${names.length} namespaces: ${names.join(', ')}`;
+  const lines = [paint('bold', `${n}. ${wrap(who, o.width - 3).join(`\n${INDENT}`)}`)];
+  const text = (s: string, style?: Style): string[] =>
+    wrap(s, inner).map((l) => INDENT + (style ? paint(style, l) : l));
+  lines.push(...text(cause.summary));
+  const v = cause.verdict;
+  if (v.owner?.detail) lines.push(...text(`Owner: ${v.owner.controller} — ${v.owner.detail}.`, 'dim'));
+  if (cause.command) lines.push('', ...commandLines(cause.command, inner), '');
+  else if (cause.lookups.length)
+    lines.push(...text('To look closer:'), '', ...commandLines(cause.lookups.join('\n'), inner), '');
+  if (v.remedy.note) lines.push(...text(v.remedy.note, 'dim'));
+  if (cause.lastResort) {
+    lines.push(...text(`Last resort, not the fix — ${cause.lastResort.risk}`, 'yellow'));
+    lines.push('', ...commandLines(cause.lastResort.command, inner), '');
+  }
+  if (v.remedy.policy) lines.push(...text(`Allowed forcing: ${v.remedy.policy}`, 'dim'));
+  return lines;
+}
+
+function forcingLines(report: RunReport, o: TextOptions): string[] {
+  const lines: string[] = [];
+  for (const t of report.targets)
+    for (const a of t.force?.audit ?? []) {
+      const removed = a.before.filter((f) => !a.after.includes(f));
+      const what = a.field === 'pod' ? 'pod deleted' : `${a.field} −${removed.join(' −')}`;
+      lines.push(...wrap(`${t.name}: ${a.object} ${what} · ${a.result}`, o.width));
+    }
+  return lines.length ? ['Forcing', ...lines] : [];
+}
+
+/** Render the report for a terminal `width` cells wide; nothing in it is markup, nothing wider than the width. */
+export function renderText(report: RunReport, o: TextOptions): string {
+  const width = Math.max(40, Math.floor(o.width));
+  const opts = { ...o, width };
+  const paint = painter(o.color);
+  const blocks: string[][] = [headline(report, opts, paint)];
+  if (report.targets.length) blocks.push(targetTable(report, opts, paint));
+  const causes = causesOf(report);
+  if (causes.length) {
+    const fix = causes.flatMap((c, i) => ['', ...causeLines(c, i + 1, opts, paint)]);
+    blocks.push([paint('bold', 'Fix first'), ...fix]);
+  }
+  const forcing = forcingLines(report, opts);
+  if (forcing.length) blocks.push(forcing);
+  if (o.reportPath) blocks.push(wrap(`Everything else is in the JSON report: ${o.reportPath}`, width));
+  const text = blocks.map((b) => b.join('\n').replace(/\n{3,}/g, '\n\n')).join('\n\n');
+  // The CLI may run inside a workflow step: no line of it may start a workflow command.
+  return `${breakCommands(text)}\n`;
+}

@@ -1,0 +1,109 @@
+import type { FakeCluster } from '../fake/index.js';
+import { cells } from '../../src/report/columns.js';
+import { hasTmux, inTmux, stuckCluster } from '../helpers/terminal.js';
+
+const WIDTH = 120;
+const tmux = hasTmux();
+if (!tmux)
+  console.warn('tmux is not installed: the terminal tests of the CLI are skipped (apt-get install tmux).');
+const maybe = tmux ? describe : describe.skip;
+
+// eslint-disable-next-line no-control-regex
+const ESC = /\u001b\[/;
+const MARKUP = /<\/?[a-z][a-z0-9]*(\s[^>]*)?>|&(#\d+|#x[0-9a-f]+|[a-z]+);/i;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*\|/m;
+
+maybe('the CLI in a real terminal (tmux, 120 columns) against the fake cluster', () => {
+  let cluster: FakeCluster;
+  let cli: string;
+  beforeAll(async () => {
+    const made = await stuckCluster();
+    cluster = made.cluster;
+    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;
+  });
+  afterAll(() => cluster?.stop());
+
+  test('plain text: no markup, the fix commands on lines of their own, nothing wider than the terminal', async () => {
+    const { screen, code } = await inTmux(cli, { width: WIDTH, escapes: true });
+    expect(code).toBe(1);
+    expect(screen).toMatch(ESC); // a terminal gets colour
+    // eslint-disable-next-line no-control-regex
+    const text = screen.replace(/\u001b\[[0-9;]*m/g, '');
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('✗ Namespace teardown: 2 stuck, 1 gone of 3 namespaces');
+    expect(text).not.toMatch(MARKUP);
+    expect(text).not.toMatch(TABLE_RULE);
+    expect(text).not.toMatch(/```|^#{1,6} |\*\*/m);
+    expect(lines.filter((l) => cells(l) > WIDTH)).toEqual([]);
+    // The live status line was cleared: only the result is left.
+    expect(text).not.toMatch(/\d+ of 3 gone/);
+    const fixes: [string, string][] = [
+      ['ks-old', 'kubectl --context fake patch namespace ks-old --type=json -p'],
+      ['pr-7', 'kubectl --context fake patch kialis.kiali.io kiali -n pr-7 --type=json -p'],
+    ];
+    for (const [target, command] of fixes) {
+      const at = lines.findIndex((l) => l.trim().startsWith(command));
+      expect([target, at]).not.toEqual([target, -1]);
+      // Nothing but the command on its lines: no prompt before it, the JSON patch below it, closed on its own line.
+      expect(lines[at]!.trim()).toBe(`${command} '[`);
+      expect(lines[at + 1]!.trim()).toMatch(
+        /^\{"op":"test","path":"\/metadata\/uid","value":"[0-9a-f-]+"\},$/,
+      );
+      expect(lines.slice(at, at + 6).map((l) => l.trim())).toContain(`]'`);
+    }
+    expect(text).toMatch(/^ks-old +stuck +\d+s +namespace ks-old metadata\.finalizers holds/m);
+    expect(text).toMatch(/^pr-9 +gone +\d+m?s/m);
+  }, 60_000);
+
+  test('NO_COLOR: not one escape code', async () => {
+    const { screen } = await inTmux(`NO_COLOR=1 ${cli}`, { width: WIDTH, escapes: true });
+    expect(screen).toContain('Namespace teardown: 2 stuck');
+    expect(screen).not.toMatch(ESC);
+  }, 60_000);
+
+  test('a pipe: no colour, whatever the format', async () => {
+    const { screen } = await inTmux(`${cli} --output text 2>/dev/null | cat`, {
+      width: WIDTH,
+      escapes: true,
+    });
+    expect(screen).toContain('Namespace teardown: 2 stuck');
+    expect(screen).not.toMatch(ESC);
+    const md = await inTmux(`${cli} 2>/dev/null | cat`, { width: WIDTH, escapes: true });
+    expect(md.screen).toContain('## ❌ Namespace teardown: 2 stuck');
+    expect(md.screen).not.toMatch(ESC);
+  }, 60_000);
+
+  test('--output json prints the report, which parses', async () => {
+    const { screen } = await inTmux(`${cli} --output json 2>/dev/null`, { width: WIDTH, escapes: true });
+    const report = JSON.parse(screen) as { targets: { name: string; outcome: string }[] };
+    expect(report.targets.map((t) => [t.name, t.outcome]).sort()).toEqual([
+      ['ks-old', 'stuck'],
+      ['pr-7', 'stuck'],
+      ['pr-9', 'already-gone'],
+    ]);
+  }, 60_000);
+
+  test('--scope all-terminating: the namespaces already Terminating, diagnosed, nothing deleted or written', async () => {
+    const made = await stuckCluster();
+    try {
+      const base = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --timeout 3s`;
+      // Someone else's teardown left two of them hanging.
+      await inTmux(`${base} --namespaces pr-7,ks-old,pr-9 --output json >/dev/null 2>&1`);
+      const from = made.cluster.requests.length;
+      const { screen, code } = await inTmux(
+        `${base} --scope all-terminating --selector preview.example.com/pr`,
+        {
+          width: WIDTH,
+        },
+      );
+      expect(code).toBe(1);
+      const lines = screen.split('\n');
+      expect(lines[0]).toBe('✗ Namespace teardown: 1 stuck of 1 namespace');
+      expect(screen).toMatch(/^pr-7 +stuck +\d+s +kiali\.io\/finalizer on kialis\.kiali\.io\/kiali/m);
+      expect(screen).not.toMatch(/^ks-old/m);
+      expect(made.cluster.requests.slice(from).filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await made.cluster.stop();
+    }
+  }, 60_000);
+});

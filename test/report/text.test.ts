@@ -1,0 +1,116 @@
+import type { Finding } from '../../src/diagnosis/types.js';
+import { cells } from '../../src/report/columns.js';
+import { renderText } from '../../src/report/text.js';
+import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
+
+const patch = (ns: string): string =>
+  `kubectl patch kialis.kiali.io kiali -n ${ns} --type=json -p '[{"op":"test","path":"/metadata/uid","value":"uid-${ns}"},{"op":"test","path":"/metadata/finalizers/0","value":"kiali.io/finalizer"},{"op":"remove","path":"/metadata/finalizers/0"}]'`;
+
+const leaked = (ns: string): Finding => ({
+  id: 'finalizer-owner-gone',
+  severity: 'error',
+  cause: 'finalizer:kiali.io/finalizer|kialis.kiali.io|absent',
+  summary: `kiali.io/finalizer on kialis.kiali.io/kiali: no controller for it runs in the cluster (leaked: its owner is gone)`,
+  evidence: [],
+  remedy: { commands: [patch(ns)], policy: 'force-finalizers: kiali.io/finalizer' },
+  leaked: true,
+});
+
+const target = (name: string, over: Partial<TargetReport> = {}): TargetReport => ({
+  name,
+  outcome: 'gone',
+  labels: { 'preview.example.com/pr': name.replace(/\D/g, '') },
+  transitions: [],
+  conditions: [],
+  watchRestarts: { expired: 0, reset: 0 },
+  findings: [],
+  durationMs: 2_000,
+  ...over,
+});
+
+function report(targets: TargetReport[]): RunReport {
+  return {
+    version: 1,
+    context: { cluster: { context: 'prod-eu', server: 'https://k8s.example.com:6443' } },
+    startedAt: '2026-11-22T10:00:00.000Z',
+    finishedAt: '2026-11-22T10:05:00.000Z',
+    settings: {
+      delete: true,
+      timeout: '5m',
+      failOn: 'leaked',
+      selector: 'preview.example.com/pr',
+      namespaces: [],
+      force: {
+        mode: 'off',
+        afterMs: 60_000,
+        finalizerPatterns: [],
+        finalizeNamespace: false,
+        deletePods: 'off',
+      },
+    },
+    targets,
+    result: 'stuck',
+    failures: ['2 namespace(s) still present: pr-7, pr-8'],
+  };
+}
+
+const HOSTILE =
+  'a note with <b>tags</b>, &amp; an escape \u001b[31mred\u001b[0m and\n::error::a workflow command';
+/** How the hostile note shows: as typed, on one line, `::` broken. */
+const HOSTILE_SHOWN = /a note with <b>tags<\/b>, &amp; an escape/;
+const many = report([
+  target('pr-7', { outcome: 'stuck', terminatingForMs: 300_000, findings: [leaked('pr-7')] }),
+  target('pr-8', { outcome: 'stuck', terminatingForMs: 290_000, findings: [leaked('pr-8')] }),
+  target('pr-9', { outcome: 'error', note: HOSTILE }),
+  ...Array.from({ length: 14 }, (_, i) => target(`pr-${100 + i}`)),
+]);
+
+describe('the terminal rendering', () => {
+  test.each([72, 100, 120, 200])('at %i columns: plain text, nothing wider than the terminal', (width) => {
+    const text = renderText(many, { width, color: false }).replace(HOSTILE_SHOWN, '');
+    const lines = text.split('\n');
+    // A command is broken only between words; a JSON operation longer than a narrow line is the one exception.
+    const tooWide = lines.filter((l) => cells(l) > width && !/^\s+\{"op"/.test(l));
+    expect(tooWide).toEqual([]);
+    if (width >= 100) expect(lines.filter((l) => cells(l) > width)).toEqual([]);
+    expect(text).not.toMatch(/<\/?[a-z][^>]*>|&(#\d+|[a-z]+);|^\s*\|?\s*-{3,}\s*\|/m);
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toMatch(/^::/m);
+  });
+
+  test('headline first, then the table, then the cause shared by two namespaces with one loop to paste', () => {
+    const lines = renderText(many, { width: 120, color: false }).split('\n');
+    expect(lines[0]).toBe('✗ Namespace teardown: 1 error, 2 stuck, 14 gone of 17 namespaces');
+    expect(lines[1]).toBe('Cluster prod-eu at https://k8s.example.com:6443');
+    expect(lines).toContain('… and 4 more gone');
+    const head = lines.findIndex((l) => l.startsWith('NAMESPACE'));
+    expect(lines[head]).toMatch(/^NAMESPACE\s+OUTCOME\s+FOR\s+WHY$/);
+    // Columns line up: every row's outcome starts where the header's OUTCOME does.
+    const col = lines[head]!.indexOf('OUTCOME');
+    expect(lines[head + 1]!.slice(col)).toMatch(/^error\s/);
+    const loop = lines.findIndex((l) => l.trim().startsWith('for ns in pr-7 pr-8; do'));
+    expect(loop).toBeGreaterThan(head);
+    // The command lines hold nothing but the command: no prompt, no markup, wrapped with ` \`.
+    expect(lines[loop]).toBe('   for ns in pr-7 pr-8; do');
+    expect(lines[loop + 1]).toMatch(
+      /^ {5}kubectl --context prod-eu patch kialis\.kiali\.io kiali -n "\$ns" --type=json/,
+    );
+    expect(lines.slice(loop).find((l) => l.trim() === 'done')).toBeDefined();
+  });
+
+  test('cluster text is inert: tags shown as typed, escape codes and line breaks made spaces', () => {
+    const text = renderText(many, { width: 120, color: false });
+    expect(text).toContain('<b>tags</b>,');
+    expect(text).not.toContain('\u001b[31m');
+    // The note wraps in its column: read it with the line breaks and the column's indent taken out.
+    expect(text.replace(/\s+/g, ' ')).toContain('and :\u200b:error:\u200b:a workflow command');
+  });
+
+  test('colour only when asked: the same words either way', () => {
+    const plain = renderText(many, { width: 120, color: false });
+    const coloured = renderText(many, { width: 120, color: true });
+    expect(coloured).toContain('\u001b[');
+    // eslint-disable-next-line no-control-regex
+    expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
+  });
+});
