@@ -59,6 +59,14 @@ function timesCell(objects: readonly EarlyObject[]): string {
   return `${formatDuration(median(ms))} / ${formatDuration(ms[ms.length - 1]!)}`;
 }
 
+/** How the phase went about it, as far as the objects show. */
+function phaseNote(objects: readonly EarlyObject[]): string {
+  if (objects.some((o) => o.requestedAt))
+    return 'Deleted with a UID precondition and Background propagation; nothing is forced in this phase.';
+  if (objects.every((o) => o.left?.reason === 'dry-run')) return 'Dry run: nothing was deleted early.';
+  return 'None was deleted early: only custom resources whose controllers are seen running go first; nothing is forced in this phase.';
+}
+
 /** The section, or '' when no target had custom resources to delete first. */
 export function renderCustomResources(report: RunReport): string {
   const rows = rowsOf(report);
@@ -79,10 +87,7 @@ export function renderCustomResources(report: RunReport): string {
         `| ${md(r.type, 120)} | ${gone} of ${r.objects.length} in ${where} | ${timesCell(r.objects)} | ${leftCell(r.objects)} |`,
       );
     }
-    lines.push(
-      '',
-      '<sub>Deleted with a UID precondition and Background propagation; nothing is forced in this phase.</sub>',
-    );
+    lines.push('', `<sub>${phaseNote(rows.flatMap((r) => r.objects))}</sub>`);
   }
   if (skipped.size) {
     const list = [...skipped].slice(0, 10).map(([type, why]) => `${md(type, 120)} (${md(why, 160)})`);

@@ -174,6 +174,24 @@ describe('custom resources first', () => {
     expect(gfmProblems(renderSummary(r), [])).toEqual([]);
   });
 
+  test('the note under the table says what was done: deleted with a UID precondition, none early, or a dry run', () => {
+    const note = (r: ReturnType<typeof report>): string | undefined =>
+      renderCustomResources(r)
+        .split('\n')
+        .find((l) => l.startsWith('<sub>'));
+    expect(note(report([target('pr-1', { customResources: phase(2, 1) })]))).toMatch(
+      /^<sub>Deleted with a UID precondition/,
+    );
+    expect(note(report([target('pr-1', { customResources: phase(0, 3) })]))).toMatch(
+      /^<sub>None was deleted early: only custom resources whose controllers are seen running go first/,
+    );
+    const dry = phase(0, 2);
+    for (const o of dry.objects) o.left = { reason: 'dry-run', detail: 'would be deleted first' };
+    expect(note(report([target('pr-1', { customResources: dry })]))).toBe(
+      '<sub>Dry run: nothing was deleted early.</sub>',
+    );
+  });
+
   test('nothing to say without custom resources', () => {
     expect(renderCustomResources(report([target('pr-1', {})]))).toBe('');
     expect(renderPredictions(report([target('pr-1', {})]))).toBe('');
