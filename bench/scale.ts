@@ -13,6 +13,7 @@ import type { Options } from './args.js';
 import { scaleKind, scaleName, type InFlight, type ScaleSpec } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
 import type { Target } from './verdicts.js';
+import { parseOutputFile } from '../test/helpers/harness.js';
 
 /** Real namespace-controller timing (5 s before the first pass): every target is watched for a while. */
 const CONTROLLER: ScaleSpec['controller'] = {
@@ -88,19 +89,6 @@ function runChild(bundle: string, probe: string, env: NodeJS.ProcessEnv): Promis
   });
 }
 
-function parseOutputs(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
-    if (!m) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
-    out[m[1]!] = value.join('\n');
-  }
-  return out;
-}
-
 async function one(
   remote: RemoteCluster,
   root: string,
@@ -139,7 +127,7 @@ async function one(
     const child = await runChild(join(root, 'dist', 'index.js'), join(root, 'bench', 'rss-probe.mjs'), env);
     const log = await remote.requests(from);
     const inFlight = await remote.inFlight();
-    const outputs = parseOutputs(readFileSync(files.output, 'utf8'));
+    const outputs = parseOutputFile(readFileSync(files.output, 'utf8'));
     const summary = readFileSync(files.summary, 'utf8');
     const reportPath = outputs.report;
     const report =

@@ -1,6 +1,7 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
 import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/remedy.js';
 import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
+import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md } from './escape.js';
@@ -22,7 +23,8 @@ export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
 /** At most this many causes on the first screen; the rest are in the tables below. */
 const MAX_CAUSES = 8;
 
-function counts(report: RunReport): string {
+/** `1 stuck, 4 gone of 5 namespaces`: the outcomes counted, worst first. */
+export function counts(report: RunReport): string {
   const n = new Map<Outcome, number>();
   for (const t of report.targets) n.set(t.outcome, (n.get(t.outcome) ?? 0) + 1);
   const parts = [...n.entries()]
@@ -34,10 +36,7 @@ function counts(report: RunReport): string {
 
 /** `a, b, c and 7 more`: a failure reason lists names, which the tables below show anyway. */
 function shortReason(reason: string): string {
-  const m = /^(.*?): ([^()]+?)( \(.*\))?$/.exec(reason);
-  const names = m?.[2]?.split(', ') ?? [];
-  if (!m || names.length <= 3) return md(reason, 300);
-  return md(`${m[1]}: ${names.slice(0, 3).join(', ')} and ${names.length - 3} more${m[3] ?? ''}`, 300);
+  return md(briefReason(reason, 3), 300);
 }
 
 function whereLine(report: RunReport): string {
@@ -99,9 +98,7 @@ function whoLine(cause: Cause, selector: string | undefined, n: number): string 
       : '';
   if (cause.targets.length === 1) return `**${n}.** ${nameWithOwner(cause.targets[0]!, selector)}${objects}`;
   const names = cause.targets.map((t) => md(t.name, 80));
-  const shown =
-    names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ');
-  return `**${n}. Same cause in ${cause.targets.length} namespaces${objects}:** ${shown}`;
+  return `**${n}. Same cause in ${cause.targets.length} namespaces${objects}:** ${listNames(names, 12)}`;
 }
 
 /** The marked last resort: collapsed, with what it risks, never the first thing to paste. */

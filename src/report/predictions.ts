@@ -5,6 +5,7 @@
 import type { Prediction, Settlement } from '../teardown/early-report.js';
 import type { RunReport } from '../teardown/outcome.js';
 import type { Annotation } from './annotations.js';
+import { listNames } from './brief.js';
 import { md } from './escape.js';
 
 /** At most this many prediction lines; the rest are in the JSON report. */
@@ -46,10 +47,10 @@ export function groupPredictions(report: RunReport): Group[] {
 }
 
 function names(list: readonly string[]): string {
-  const shown = list.slice(0, MAX_NAMES).map((n) => md(n, 80));
-  return list.length > MAX_NAMES
-    ? `${shown.join(', ')} and ${list.length - MAX_NAMES} more`
-    : shown.join(', ');
+  return listNames(
+    list.map((n) => md(n, 80)),
+    MAX_NAMES,
+  );
 }
 
 /** `→ came true: stuck on it` when all agree, else `came true: a, b · did not happen: c`. */
@@ -85,8 +86,7 @@ export function predictionNotices(report: RunReport): Annotation[] {
     .filter((g) => g.prediction.hang)
     .map((g) => {
       const list = g.namespaces.map((n) => n.name);
-      const shown =
-        list.length > 5 ? `${list.slice(0, 5).join(', ')} and ${list.length - 5} more` : list.join(', ');
+      const shown = listNames(list, 5);
       const results = new Map<string, number>();
       for (const { p } of g.namespaces) {
         const words = p.settled ? p.settled.words.replace(/ in [\d.]+ ?\w+$/, '') : 'cannot tell';

@@ -5,7 +5,7 @@ import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
 import { layoutScript } from './commands.js';
 import { breakCommands } from './escape.js';
-import { OUTCOME_COUNT } from './headline.js';
+import { counts, OUTCOME_COUNT } from './headline.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
 import { inert, table, wrap, type Cell } from './columns.js';
@@ -39,16 +39,6 @@ const OUTCOME_STYLE: Record<Outcome, Style> = {
 function painter(color: boolean): Paint {
   // styleText checks process.stdout itself; the caller has decided for the stream this text goes to.
   return color ? (style, text) => styleText(style, text, { validateStream: false }) : (_style, text) => text;
-}
-
-function counts(report: RunReport): string {
-  const n = new Map<Outcome, number>();
-  for (const t of report.targets) n.set(t.outcome, (n.get(t.outcome) ?? 0) + 1);
-  const parts = [...n.entries()]
-    .sort(([a], [b]) => OUTCOME_COUNT[a].rank - OUTCOME_COUNT[b].rank)
-    .map(([o, k]) => `${k} ${OUTCOME_COUNT[o].words}`);
-  const total = report.targets.length;
-  return parts.length ? `${parts.join(', ')} of ${total} namespace${total === 1 ? '' : 's'}` : 'no targets';
 }
 
 function headline(report: RunReport, o: TextOptions, paint: Paint): string[] {
