@@ -1,3 +1,11 @@
-import { cli } from './cli.js';
+import { tooOldNode } from './node-version.js';
 
-process.exitCode = await cli(process.argv.slice(2));
+// Checked before the rest loads: an older Node fails deep inside a dependency with a message no one can act on.
+const old = tooOldNode(process.version);
+if (old) {
+  process.stderr.write(`${old}\n`);
+  process.exitCode = 2;
+} else {
+  const { cli } = await import('./cli.js');
+  process.exitCode = await cli(process.argv.slice(2));
+}
