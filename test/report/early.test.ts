@@ -5,6 +5,7 @@ import { renderPredictions } from '../../src/report/predictions.js';
 import type { CustomResourcesPhase, Prediction } from '../../src/teardown/early-report.js';
 import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
 import { gfmProblems } from '../helpers/gfm.js';
+import { runReport, targetReport } from '../helpers/reports.js';
 
 const leak = (ns: string, result: 'came-true' | 'did-not-happen'): Prediction => ({
   kind: 'leak',
@@ -61,42 +62,9 @@ const phase = (gone: number, left = 0): CustomResourcesPhase => ({
   skippedTypes: [{ type: 'pods.metrics.k8s.io', why: 'read-only' }],
 });
 
-function target(name: string, over: Partial<TargetReport>): TargetReport {
-  return {
-    name,
-    outcome: 'gone',
-    transitions: [],
-    conditions: [],
-    watchRestarts: { expired: 0, reset: 0 },
-    findings: [],
-    ...over,
-  };
-}
-
-function report(targets: TargetReport[]): RunReport {
-  return {
-    version: 1,
-    context: { repository: 'acme/shop' },
-    startedAt: '2026-11-22T10:00:00.000Z',
-    finishedAt: '2026-11-22T10:05:00.000Z',
-    settings: {
-      delete: true,
-      timeout: '5m',
-      failOn: 'leaked',
-      namespaces: [],
-      force: {
-        mode: 'off',
-        afterMs: 60_000,
-        finalizerPatterns: [],
-        finalizeNamespace: false,
-        deletePods: 'off',
-      },
-    },
-    targets,
-    result: 'stuck',
-    failures: ['1 namespace(s) still present: pr-1'],
-  };
-}
+const target = targetReport;
+const report = (targets: TargetReport[]): RunReport =>
+  runReport(targets, { result: 'stuck', failures: ['1 namespace(s) still present: pr-1'] });
 
 const pm = (predictions: Prediction[]) => ({ tookMs: 80, predictions, readErrors: [] });
 

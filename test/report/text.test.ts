@@ -2,6 +2,7 @@ import type { Finding } from '../../src/diagnosis/types.js';
 import { cells } from '../../src/report/columns.js';
 import { renderText } from '../../src/report/text.js';
 import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
+import { runReport, targetReport } from '../helpers/reports.js';
 
 const patch = (ns: string): string =>
   `kubectl patch kialis.kiali.io kiali -n ${ns} --type=json -p '[{"op":"test","path":"/metadata/uid","value":"uid-${ns}"},{"op":"test","path":"/metadata/finalizers/0","value":"kiali.io/finalizer"},{"op":"remove","path":"/metadata/finalizers/0"}]'`;
@@ -16,43 +17,20 @@ const leaked = (ns: string): Finding => ({
   leaked: true,
 });
 
-const target = (name: string, over: Partial<TargetReport> = {}): TargetReport => ({
-  name,
-  outcome: 'gone',
-  labels: { 'preview.example.com/pr': name.replace(/\D/g, '') },
-  transitions: [],
-  conditions: [],
-  watchRestarts: { expired: 0, reset: 0 },
-  findings: [],
-  durationMs: 2_000,
-  ...over,
-});
+const target = (name: string, over: Partial<TargetReport> = {}): TargetReport =>
+  targetReport(name, {
+    labels: { 'preview.example.com/pr': name.replace(/\D/g, '') },
+    durationMs: 2_000,
+    ...over,
+  });
 
-function report(targets: TargetReport[]): RunReport {
-  return {
-    version: 1,
+const report = (targets: TargetReport[]): RunReport =>
+  runReport(targets, {
     context: { cluster: { context: 'prod-eu', server: 'https://k8s.example.com:6443' } },
-    startedAt: '2026-11-22T10:00:00.000Z',
-    finishedAt: '2026-11-22T10:05:00.000Z',
-    settings: {
-      delete: true,
-      timeout: '5m',
-      failOn: 'leaked',
-      selector: 'preview.example.com/pr',
-      namespaces: [],
-      force: {
-        mode: 'off',
-        afterMs: 60_000,
-        finalizerPatterns: [],
-        finalizeNamespace: false,
-        deletePods: 'off',
-      },
-    },
-    targets,
+    settings: { selector: 'preview.example.com/pr' },
     result: 'stuck',
     failures: ['2 namespace(s) still present: pr-7, pr-8'],
-  };
-}
+  });
 
 const HOSTILE =
   'a note with <b>tags</b>, &amp; an escape \u001b[31mred\u001b[0m and\n::error::a workflow command';

@@ -7,6 +7,7 @@ import { summarizeTypes } from '../../src/teardown/early-summary.js';
 import type { TargetReport } from '../../src/teardown/outcome.js';
 import { deletesPodsFirst, predict, type PredictContext } from '../../src/teardown/predict.js';
 import { settle } from '../../src/teardown/settle.js';
+import { targetReport } from '../helpers/reports.js';
 import {
   CONFIGMAPS,
   PODS,
@@ -231,15 +232,7 @@ describe('whether a prediction came true', () => {
     objects: [],
     evidence: [],
   };
-  const target = (over: Partial<TargetReport>): TargetReport => ({
-    name: 'pr-1',
-    outcome: 'gone',
-    transitions: [],
-    conditions: [],
-    watchRestarts: { expired: 0, reset: 0 },
-    findings: [],
-    ...over,
-  });
+  const target = (over: Partial<TargetReport>): TargetReport => targetReport('pr-1', over);
   const finding = {
     id: 'finalizer-owner-gone',
     severity: 'error' as const,
