@@ -5,6 +5,7 @@ import { md, safeLog } from '../../src/report/escape.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { gfm, gfmProblems } from '../helpers/gfm.js';
 import { outputsOf } from '../../src/report/outputs.js';
+import { runReport, targetReport } from '../helpers/reports.js';
 
 const HOSTILE = [
   '::error::pwned',
@@ -18,45 +19,19 @@ const HOSTILE = [
 ];
 
 function target(over: Partial<TargetReport>): TargetReport {
-  return {
-    name: 'pr-1',
-    outcome: 'gone',
-    transitions: [],
-    conditions: [],
-    watchRestarts: { expired: 0, reset: 0 },
-    findings: [],
-    ...over,
-  };
+  return targetReport('pr-1', over);
 }
 
 function report(targets: TargetReport[]): RunReport {
-  return {
-    version: 1,
+  return runReport(targets, {
     context: {
       repository: 'acme/shop',
       pullRequest: { number: 42, title: 'Add <b>cart</b> | ::error::x' },
       sha: 'abcdef1234567890',
       runUrl: 'https://github.com/acme/shop/actions/runs/1',
     },
-    startedAt: '2026-11-22T10:00:00.000Z',
-    finishedAt: '2026-11-22T10:05:00.000Z',
-    settings: {
-      delete: true,
-      timeout: '5m',
-      failOn: 'leaked',
-      namespaces: ['pr-1'],
-      force: {
-        mode: 'off',
-        afterMs: 60_000,
-        finalizerPatterns: [],
-        finalizeNamespace: false,
-        deletePods: 'off',
-      },
-    },
-    targets,
-    result: targets.some((t) => t.outcome === 'stuck') ? 'stuck' : 'clean',
-    failures: [],
-  };
+    settings: { namespaces: ['pr-1'] },
+  });
 }
 
 function hostileFinding(text: string, i: number): Finding {

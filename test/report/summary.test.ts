@@ -6,56 +6,31 @@ import { COMMAND_WIDTH } from '../../src/report/commands.js';
 import { renderFixFirst, renderHeadline, renderSummary } from '../../src/report/markdown.js';
 import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
 import { gfm, gfmProblems } from '../helpers/gfm.js';
+import { runReport, targetReport } from '../helpers/reports.js';
 
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/1';
 
 function target(name: string, over: Partial<TargetReport> = {}): TargetReport {
-  return {
-    name,
-    outcome: 'gone',
-    labels: {
-      'preview.example.com/env': 'preview',
-      'preview.example.com/pr': name.replace(/\D/g, ''),
-      team: 'checkout',
-    },
-    transitions: [],
-    conditions: [],
-    watchRestarts: { expired: 0, reset: 0 },
-    findings: [],
-    ...over,
+  const labels = {
+    'preview.example.com/env': 'preview',
+    'preview.example.com/pr': name.replace(/\D/g, ''),
+    team: 'checkout',
   };
+  return targetReport(name, { labels, ...over });
 }
 
 function report(targets: TargetReport[], over: Partial<RunReport> = {}): RunReport {
   const stuck = targets.filter((t) => t.outcome === 'stuck').map((t) => t.name);
-  return {
-    version: 1,
+  return runReport(targets, {
     context: {
       repository: 'acme/shop',
       runUrl: RUN_URL,
       cluster: { context: 'prod-eu', server: 'k8s.example.com:6443' },
     },
-    startedAt: '2026-11-22T10:00:00.000Z',
-    finishedAt: '2026-11-22T10:05:00.000Z',
-    settings: {
-      delete: true,
-      timeout: '5m',
-      failOn: 'leaked',
-      selector: 'preview.example.com/env=preview',
-      namespaces: [],
-      force: {
-        mode: 'off',
-        afterMs: 60_000,
-        finalizerPatterns: [],
-        finalizeNamespace: false,
-        deletePods: 'off',
-      },
-    },
-    targets,
-    result: stuck.length ? 'stuck' : 'clean',
+    settings: { selector: 'preview.example.com/env=preview' },
     failures: stuck.length ? [`${stuck.length} namespace(s) still present: ${stuck.join(', ')}`] : [],
     ...over,
-  };
+  });
 }
 
 const patch = (ns: string, uid: string): string =>
