@@ -176,18 +176,23 @@ export function findOwner(
       reason: `the name ${finalizer} gives no hint of its controller, and no role found names its objects`,
       via: [],
     };
-  const rbacUnread = s.readErrors.find((e) => e.what.startsWith(READ_AREA.rbac));
-  const custom = held.types.filter((x) => x.group !== '').map((x) => `${x.resource}.${x.group}`);
-  const note = rbacUnread
-    ? [`roles could not be read (${rbacUnread.error}): who may update these objects is unknown`]
-    : custom.length
-      ? [`no role bound to a ServiceAccount (Kubernetes' own aside) may update ${custom.join(', ')}`]
-      : [];
   const tokens = [...t.primary, ...t.secondary];
+  const rbacUnread = s.readErrors.find((e) => e.what.startsWith(READ_AREA.rbac));
+  // No name matched, and the roles that could name its controller were not read: that is no evidence of absence.
+  if (rbacUnread)
+    return {
+      kind: 'unknown',
+      reason: `no workload mentions ${tokens.join(', ')}, and roles could not be read (${rbacUnread.error}): whether a controller with another name may update these objects is unknown`,
+      via: [],
+    };
+  const custom = held.types.filter((x) => x.group !== '').map((x) => `${x.resource}.${x.group}`);
+  const note = custom.length
+    ? [`no role bound to a ServiceAccount (Kubernetes' own aside) may update ${custom.join(', ')}`]
+    : [];
   return {
     kind: 'absent',
     tokens,
-    confidence: rbacUnread ? 0.6 : t.primary.length ? 0.8 : 0.6,
+    confidence: t.primary.length ? 0.8 : 0.6,
     via: note,
     detail: `no workload mentions ${tokens.join(', ')}`,
   };

@@ -248,4 +248,25 @@ describe('owner by evidence', () => {
     expect(first.indexOf('logs -n platform')).toBeLessThan(first.indexOf('patch gizmos.widgets.dev'));
     expect(first).toContain('Last resort, not the fix');
   });
+
+  test('the same with an identity that may not read roles: not called leaked, the run says what it could not read', async () => {
+    const s = ownedByRbac({ controller: FAST });
+    cluster = s.cluster;
+    for (const resource of ['clusterroles', 'clusterrolebindings', 'rolebindings', 'roles'])
+      cluster.denyRBAC({ verb: 'list', resource, group: 'rbac.authorization.k8s.io' });
+    const { kubeconfig } = await cluster.start();
+    const { report } = await runEngine(kubeconfig, {
+      namespaces: s.namespace,
+      timeout: '3s',
+      'fail-on': 'leaked',
+    });
+    const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
+    expect(v.leaked).toBe(false);
+    expect(v.owner).toMatchObject({ present: 'unknown' });
+    expect(v.summary).toMatch(/its controller is unknown: .*roles could not be read \(403 Forbidden/);
+    expect(v.remedy.commands.join('\n')).not.toContain('kubectl patch');
+    expect(v.remedy.lastResort?.commands[0]).toContain('kubectl patch gizmos.widgets.dev');
+    expect(report.failures.join()).not.toContain('leaked');
+    expect(report.targets[0]!.unread?.map((u) => u.what)).toContain('rbac ClusterRole');
+  });
 });

@@ -152,7 +152,7 @@ const rows: Row[] = [
     ],
   },
   {
-    name: 'roles could not be read (403): the leak is reported with lower confidence, and the evidence says what is unknown',
+    name: 'roles could not be read (403): no name matches, so whether it leaked is unknown; removal is a last resort',
     given: {
       workloads: [decoy],
       readErrors: [
@@ -162,8 +162,13 @@ const rows: Row[] = [
         },
       ],
     },
-    expect: { severity: 'error', leaked: true, confidence: 0.6 },
-    evidence: [/^roles could not be read \(403 Forbidden: .*\): who may update these objects is unknown$/],
+    expect: {
+      severity: 'warning',
+      leaked: false,
+      summary: expect.stringMatching(
+        /its controller is unknown: no workload mentions .*, and roles could not be read \(403 Forbidden: .*\): whether a controller with another name may update these objects is unknown/,
+      ),
+    },
   },
   {
     name: 'the controller found by RBAC holds a fresh leader Lease: shown as evidence',
