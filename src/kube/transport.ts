@@ -167,6 +167,7 @@ export class Transport {
   private readonly writeSignal: AbortSignal | undefined;
   /** Slots for requests in flight (not for watch streams). */
   private readonly slots: Slots;
+  private readonly waitLimits = new Map<'read' | 'write', AbortSignal>();
 
   constructor(kc: KubeConfig, settings: TransportSettings) {
     const cluster = kc.getCurrentCluster();
@@ -231,12 +232,7 @@ export class Transport {
   /** One attempt in a slot: at most `maxInFlight` at once; a wait for a slot ends with the deadline or a cancel. */
   private async inSlot(req: Req, url: string, tries: Tries): Promise<Exchange | undefined> {
     const cancel = req.method === 'GET' ? this.s.signal : this.writeSignal;
-    const left = this.left();
-    const limits = [
-      ...(Number.isFinite(left) ? [AbortSignal.timeout(Math.max(1, left))] : []),
-      ...(cancel ? [cancel] : []),
-    ];
-    if (!(await this.slots.acquire(limits.length ? AbortSignal.any(limits) : undefined))) {
+    if (!(await this.slots.acquire(this.waitLimit(cancel)))) {
       if (cancel?.aborted) throw stopped(req, 'the run was cancelled', 'Cancelled');
       throw stopped(req, "no slot for the request before the run's deadline", 'DeadlineExceeded');
     }
@@ -245,6 +241,24 @@ export class Transport {
     } finally {
       this.slots.release();
     }
+  }
+
+  /**
+   * What ends a wait for a slot: the deadline or `cancel`. One signal per kind of request for the whole run, made
+   * at the first wait: thousands of queued requests then hold no timer or signal of their own.
+   */
+  private waitLimit(cancel: AbortSignal | undefined): AbortSignal | undefined {
+    const key = cancel === this.writeSignal ? 'write' : 'read';
+    const made = this.waitLimits.get(key);
+    if (made) return made;
+    const left = this.left();
+    const limits = [
+      ...(Number.isFinite(left) ? [AbortSignal.timeout(Math.max(1, left))] : []),
+      ...(cancel ? [cancel] : []),
+    ];
+    const limit = limits.length > 1 ? AbortSignal.any(limits) : limits[0];
+    if (limit) this.waitLimits.set(key, limit);
+    return limit;
   }
 
   /** Request expecting JSON; 404 → undefined when `allowNotFound`; other errors → KubeError. */
@@ -290,31 +304,33 @@ export class Transport {
     tries: Tries,
     stream?: AbortController,
   ): Promise<Exchange | undefined> {
-    let headerTimer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const cancel = req.method === 'GET' ? this.s.signal : this.writeSignal;
+    // One controller per attempt, its timer cleared and its listener removed when the attempt ends: nothing of a
+    // finished request stays registered on the run's long-lived cancel signal.
+    const limit = stream ?? new AbortController();
+    const onCancel = (): void => limit.abort(cancel?.reason);
+    let streaming = false;
     try {
       // Credentials first, bounded on their own: when an exec plugin is what takes the time, it is named.
       const ctx = new RequestContext(url, HttpMethod[req.method]);
       tries.cachedAuth = await this.authenticate(ctx, req);
       // One request never outlives the deadline, however long the per-request timeout is.
       const timeoutMs = Math.max(1, Math.min(this.s.timeoutMs, this.left()));
-      if (stream) {
-        headerTimer = setTimeout(
-          () => stream.abort(new DOMException('no response headers in time', 'TimeoutError')),
-          timeoutMs,
-        );
-      }
-      const limit = stream?.signal ?? AbortSignal.timeout(timeoutMs);
-      const signal = cancel ? AbortSignal.any([limit, cancel]) : limit;
+      const why = stream ? 'no response headers in time' : 'The operation was aborted due to timeout';
+      timer = setTimeout(() => limit.abort(new DOMException(why, 'TimeoutError')), timeoutMs);
+      if (cancel?.aborted) onCancel();
+      else cancel?.addEventListener('abort', onCancel, { once: true });
+      const { signal } = limit;
       // The pool does not always honour the signal while it connects (a TLS handshake that never completes).
       const response = await untilAborted(this.sendOnce(ctx, req, signal, !!stream), signal);
       const { httpStatusCode: status, headers } = response;
-      clearTimeout(headerTimer);
+      if (stream) clearTimeout(timer);
       let text = '';
       if (!stream || status !== 200) text = this.redact(await response.body.text());
+      else streaming = true;
       return { status, headers, text, response };
     } catch (err) {
-      clearTimeout(headerTimer);
       if (err instanceof KubeError) throw err;
       if (cancel?.aborted) throw stopped(req, 'the run was cancelled', 'Cancelled');
       const code = networkCode(err);
@@ -331,6 +347,10 @@ export class Transport {
         throw stopped(req, `no answer from ${this.server} before the run's deadline`, 'DeadlineExceeded');
       }
       throw networkError(err, code, tries.failures, req, this.server);
+    } finally {
+      clearTimeout(timer);
+      // A stream keeps the listener while it is read: cancellation ends it too.
+      if (!streaming) cancel?.removeEventListener('abort', onCancel);
     }
   }
 

@@ -101,17 +101,28 @@ class Budget {
     this.parts.push(text);
     return true;
   }
-  /** A table row by row, at most `maxRows`; the rows that do not fit are counted. */
-  table(what: string, header: string[], rows: string[], maxRows: number, wrap?: [string, string]): void {
+  /**
+   * A table row by row, at most `maxRows`; the rows that do not fit are counted. Only the rows kept are rendered
+   * (a run with thousands of targets shows a few hundred).
+   */
+  table<T>(
+    what: string,
+    header: string[],
+    items: readonly T[],
+    row: (item: T) => string,
+    maxRows: number,
+    wrap?: [string, string],
+  ): void {
     const head = [...(wrap ? [wrap[0], ''] : []), ...header].join('\n');
     let size = Buffer.byteLength(head) + Buffer.byteLength(wrap?.[1] ?? '') + 2;
     const kept: string[] = [];
-    for (const row of rows.slice(0, maxRows)) {
-      size += Buffer.byteLength(row) + 1;
+    for (const item of items.slice(0, maxRows)) {
+      const text = row(item);
+      size += Buffer.byteLength(text) + 1;
       if (this.used + size + 2 > this.limit) break;
-      kept.push(row);
+      kept.push(text);
     }
-    if (rows.length > kept.length) this.cut.push(`${rows.length - kept.length} ${what}`);
+    if (items.length > kept.length) this.cut.push(`${items.length - kept.length} ${what}`);
     if (kept.length) this.add([head, ...kept, wrap?.[1] ?? ''].join('\n').trimEnd());
   }
 }
@@ -159,7 +170,8 @@ export function renderSummary(
     b.table(
       'rows of the table of namespaces still there',
       ['| Namespace | Owner | Outcome | Blocked by |', '| --- | --- | --- | --- |'],
-      present.map((t) => attentionRow(t, selector, numbers)),
+      present,
+      (t) => attentionRow(t, selector, numbers),
       STILL_ROWS,
     );
   }
@@ -179,7 +191,8 @@ export function renderSummary(
     b.table(
       'rows of the table of namespaces gone',
       ['| Namespace | Owner | Outcome | Took |', '| --- | --- | --- | --- |'],
-      gone.map((t) => goneRow(t, selector)),
+      gone,
+      (t) => goneRow(t, selector),
       GONE_ROWS,
       [
         `<details><summary>✅ ${gone.length} namespace${gone.length === 1 ? '' : 's'} gone</summary>`,

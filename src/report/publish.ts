@@ -4,7 +4,7 @@
  * github/post-comment.ts (the optional pull request comment).
  */
 import * as core from '@actions/core';
-import { writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { messageOf } from '../shared/errors.js';
@@ -12,6 +12,7 @@ import type { RunReport } from '../teardown/outcome.js';
 import { planAnnotations } from './annotations.js';
 import { briefReason } from './brief.js';
 import { breakCommands, safeLog } from './escape.js';
+import { reportJson } from './json.js';
 import { renderSummary } from './markdown.js';
 import { outputsOf } from './outputs.js';
 
@@ -21,18 +22,35 @@ const NAMES_IN_FAILURE = 10;
 
 /** Write the JSON report in `dir`, else in the OS temp dir; the path written, or '' when neither worked. */
 async function writeReport(report: RunReport, name: string, dir: string | undefined): Promise<string> {
-  const text = JSON.stringify(report, null, 2) + '\n';
   for (const where of [...new Set([dir, tmpdir()])]) {
     if (!where) continue;
     const path = join(where, name);
     try {
-      await writeFile(path, text, { flag: 'wx' });
+      await writeJson(path, reportJson(report));
       return path;
     } catch (error) {
       core.warning(`could not write the report to ${breakCommands(path)}: ${reasonOf(error)}`);
     }
   }
   return '';
+}
+
+/** Write the pieces to a new file (never over an existing one), about 64 KiB at a time. */
+async function writeJson(path: string, pieces: Iterable<string>): Promise<void> {
+  const file = await open(path, 'wx');
+  try {
+    let batch = '';
+    for (const piece of pieces) {
+      batch += piece;
+      if (batch.length >= 65_536) {
+        await file.writeFile(batch);
+        batch = '';
+      }
+    }
+    await file.writeFile(`${batch}\n`);
+  } finally {
+    await file.close();
+  }
 }
 
 /**

@@ -1,0 +1,33 @@
+/**
+ * The JSON report as text, in pieces: the same text as `JSON.stringify(report, null, 2)`, made one target at a
+ * time, so a run with thousands of targets never holds the whole report as one string. Pure.
+ */
+import type { RunReport } from '../teardown/outcome.js';
+
+const indent = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
+
+/** The pieces of `JSON.stringify(report, null, 2)`, in order; joined, they are that text. */
+export function* reportJson(report: RunReport): Generator<string> {
+  const entries = Object.entries(report).filter(([, value]) => JSON.stringify(value) !== undefined);
+  if (entries.length === 0) {
+    yield '{}';
+    return;
+  }
+  yield '{';
+  for (const [i, [key, value]] of entries.entries()) {
+    const comma = i < entries.length - 1 ? ',' : '';
+    const name = `\n  ${JSON.stringify(key)}: `;
+    if (key !== 'targets' || !Array.isArray(value) || value.length === 0) {
+      yield `${name}${indent(JSON.stringify(value, null, 2), '  ')}${comma}`;
+      continue;
+    }
+    yield `${name}[`;
+    for (const [j, target] of (value as unknown[]).entries()) {
+      // An array writes null where JSON.stringify leaves a value out.
+      const text = JSON.stringify(target, null, 2) ?? 'null';
+      yield `\n    ${indent(text, '    ')}${j < value.length - 1 ? ',' : ''}`;
+    }
+    yield `\n  ]${comma}`;
+  }
+  yield '\n}';
+}
