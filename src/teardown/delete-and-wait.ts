@@ -12,7 +12,8 @@ import {
   resolveTargets,
   type Resolved,
 } from '../targets/resolve.js';
-import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
+import { FALLBACK_READS, NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
+import { mapPool } from '../shared/pool.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
@@ -103,12 +104,45 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
     transitions: record.transitions.map((t) => ({ phase: t.phase, at: iso(t.at) })),
     conditions: ns.conditions,
     recreatedUid: record.recreatedUid,
-    note: record.recreatedUid
-      ? `gone, then recreated under the same name (new UID ${record.recreatedUid}); the new one was not touched`
-      : undefined,
+    note: record.recreatedUid ? recreatedNote(record.recreatedUid) : undefined,
     watchRestarts: record.restarts,
     findings: [],
   };
+}
+
+const recreatedNote = (uid: string): string =>
+  `gone, then recreated under the same name (new UID ${uid}); the new one was not touched`;
+
+/**
+ * With the shared feed, the namespaces seen gone are not read one by one: one list of all namespaces at the end
+ * shows any name held again by a namespace with another UID (reported recreated, never touched). When the list
+ * cannot be read, each is read with a GET, a few at a time.
+ */
+async function markRecreated(kube: Kube, reports: TargetReport[], logger: Logger): Promise<void> {
+  const gone = new Map(
+    reports.filter((r) => (r.outcome === 'gone' || r.outcome === 'forced') && r.uid).map((r) => [r.name, r]),
+  );
+  if (gone.size === 0) return;
+  const now = new Map<string, string>();
+  try {
+    await kube.listAllNamespaces((items) => {
+      for (const ns of items) if (gone.has(ns.name) && ns.uid) now.set(ns.name, ns.uid);
+    });
+  } catch (error) {
+    logger.debug(`listing all namespaces failed: ${reasonOf(error)}; reading each namespace gone instead`);
+    await mapPool([...gone.values()], FALLBACK_READS, async (r) => {
+      const state = await kube.getNamespace(r.name).catch(() => undefined);
+      if (state?.uid && !identityProblem(r.name, state)) now.set(r.name, state.uid);
+    });
+  }
+  for (const [name, uid] of now) {
+    const report = gone.get(name)!;
+    // A UID is never reused: the same UID here would contradict what the feed saw, so only another one counts.
+    if (uid === report.uid) continue;
+    report.outcome = 'recreated';
+    report.recreatedUid = uid;
+    report.note = recreatedNote(uid);
+  }
 }
 
 function simpleReport(name: string, outcome: Outcome, note: string, state?: NamespaceState): TargetReport {
@@ -166,8 +200,12 @@ async function waitAndInspect(
     await finishInspection(ctx, inspector, record);
   }
   // One last read decides: a new namespace may hold the name (report it, never touch it), and when the watch was
-  // unusable it is the only sign that the namespace went.
-  if (record.recreatedUid === undefined && !cancelled) await reread(kube, record, () => clock.now());
+  // unusable it is the only sign that the namespace went. With the shared feed, a namespace seen gone was seen so
+  // by the feed's watch or list, which also reads any namespace recreated under the name before that (another UID
+  // makes it GET the name): thousands of targets then need no GET each at the end.
+  const seenGone = ctx.feed !== undefined && record.goneAt !== undefined;
+  if (record.recreatedUid === undefined && !cancelled && !seenGone)
+    await reread(kube, record, () => clock.now());
   const report = reportFromWait(record, requestedMs, clock.now());
   if (cancelled && report.outcome === 'stuck') report.note = 'the run was cancelled while it was Terminating';
   if (inspector) applyInspection(report, inspector.result);
@@ -275,6 +313,7 @@ export async function deleteAndWait(
     const targets = await logger.group('Delete, wait and diagnose', () =>
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
+    if (ctx.feed && !deps.signal?.aborted) await markRecreated(kube, targets, logger);
     return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();

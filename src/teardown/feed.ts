@@ -24,7 +24,7 @@ export interface FeedTarget {
 export const SHARED_WATCH_FROM = 64;
 
 /** GETs at once when the list cannot be read (RBAC without a cluster-wide list): the poll falls back to them. */
-const FALLBACK_READS = 8;
+export const FALLBACK_READS = 8;
 
 /** The feed: `add` targets, `start`, `close` when the waits are over. */
 export class NamespaceFeed {

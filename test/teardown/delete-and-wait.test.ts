@@ -186,6 +186,42 @@ describe('delete and wait over real HTTPS', () => {
     expect(cluster.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 
+  test('with many targets one watch serves the waits, no namespace is read again one by one, and a name recreated meanwhile is still reported', async () => {
+    const names = Array.from({ length: 70 }, (_, i) => `preview-${100 + i}`);
+    for (const n of names) cluster.addNamespace(n);
+    await begin();
+    const oldUid = cluster.namespace('preview-137')!.metadata.uid;
+    const recreate = setInterval(() => {
+      if (cluster.namespace('preview-137') === undefined) {
+        cluster.addNamespace('preview-137');
+        clearInterval(recreate);
+      }
+    }, 2);
+    const { report } = await runEngine(kubeconfig, { namespaces: names.join(','), timeout: '20s' });
+    clearInterval(recreate);
+    const fresh = cluster.namespace('preview-137')!;
+    expect(fresh.metadata.uid).not.toBe(oldUid);
+    expect(fresh.metadata.deletionTimestamp).toBeUndefined();
+    const outcomes = new Map(report.targets.map((t) => [t.name, t.outcome]));
+    expect(outcomes.get('preview-137')).toBe('recreated');
+    expect(report.targets.find((t) => t.name === 'preview-137')).toMatchObject({
+      uid: oldUid,
+      recreatedUid: fresh.metadata.uid,
+    });
+    expect([...outcomes.values()].filter((o) => o === 'gone')).toHaveLength(69);
+    // One GET per target to resolve it; the waits and the end are served by the watch and lists of all namespaces.
+    const gets = cluster.requests.filter(
+      (r) => r.method === 'GET' && /^\/api\/v1\/namespaces\/[^/]+$/.test(r.path),
+    );
+    expect(gets.length).toBeLessThan(names.length + 5);
+    expect(
+      cluster.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/namespaces').length,
+    ).toBeGreaterThan(0);
+    expect(
+      cluster.requests.filter((r) => r.method === 'DELETE' && r.path === '/api/v1/namespaces/preview-137'),
+    ).toHaveLength(1);
+  });
+
   test('a namespace recreated under the same name during the wait is reported as such and never deleted', async () => {
     cluster.addNamespace('pr-1');
     holdWithFinalizer(cluster, 'pr-1');
