@@ -6,6 +6,9 @@ import { closeWithin, connect } from './connect.js';
 import type { KubeClient } from '../kube/client.js';
 import { explain } from './explain.js';
 import { cancelOnSignals } from './signals.js';
+import { CANCEL_BUDGET_MS } from './budgets.js';
+import { parentPort } from 'node:worker_threads';
+import type { EngineMessage, SupervisorMessage } from './supervise.js';
 import { readRunContext, serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
@@ -17,8 +20,7 @@ import { publish } from '../report/publish.js';
 import { failedReport, runDeadline } from '../teardown/run.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
-/** After SIGINT/SIGTERM, how long the run may take to stop before the state known so far is published. */
-export const CANCEL_BUDGET_MS = 4_000;
+export { CANCEL_BUDGET_MS };
 /** How long closing the cluster connections may take before the result is published anyway. */
 const CLOSE_BUDGET_MS = 1_000;
 
@@ -39,11 +41,25 @@ function budgetAfter(signal: AbortSignal): Promise<'late'> {
   );
 }
 
-/** Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run. */
+/**
+ * Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run: in the worker thread the main thread
+ * passes them on (signals reach only the main thread).
+ */
 function onCancel(cancel: AbortController): () => void {
-  return cancelOnSignals(cancel, (signal) =>
-    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`),
-  );
+  const stop = (signal: string): void => {
+    if (cancel.signal.aborted) return;
+    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`);
+    cancel.abort();
+  };
+  const port = parentPort;
+  if (!port) return cancelOnSignals(cancel, stop);
+  const onMessage = (m: SupervisorMessage): void => {
+    if (m?.type === 'cancel') stop(m.signal);
+  };
+  port.on('message', onMessage);
+  // The port must not keep the thread alive once the run is over.
+  port.unref();
+  return () => port.off('message', onMessage);
 }
 
 type Github = ReturnType<typeof lazyGitHub>;
@@ -118,5 +134,7 @@ export async function run(): Promise<void> {
     core.setFailed(breakCommands(explain(error)));
   } finally {
     release();
+    // The run ended as it should (published, or refused its input): the main thread has nothing to add.
+    parentPort?.postMessage({ type: 'done' } satisfies EngineMessage);
   }
 }

@@ -1,5 +1,13 @@
-import { run } from './action.js';
+import { isMainThread } from 'node:worker_threads';
 
-await run();
-// The result is published: a connection the server never answers (a watch still opening) must not hold the step.
-setTimeout(() => process.exit(), 500).unref();
+if (isMainThread) {
+  // The run goes in a worker thread with a bounded heap (see supervise.ts); this thread passes on a cancel and
+  // publishes a result if the run ends without one.
+  const { supervise } = await import('./supervise.js');
+  process.exitCode = await supervise({ entry: process.argv[1]! });
+} else {
+  const { run } = await import('./action.js');
+  await run();
+  // The result is published: a connection the server never answers (a watch still opening) must not hold the step.
+  setTimeout(() => process.exit(), 500).unref();
+}
