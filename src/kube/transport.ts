@@ -328,7 +328,13 @@ export class Transport {
       if (stream) clearTimeout(timer);
       let text = '';
       if (!stream || status !== 200) text = this.redact(await response.body.text());
-      else streaming = true;
+      else {
+        // The stream keeps the listener while it is read (cancellation ends it too), and drops it when it ends.
+        streaming = true;
+        limit.signal.addEventListener('abort', () => cancel?.removeEventListener('abort', onCancel), {
+          once: true,
+        });
+      }
       return { status, headers, text, response };
     } catch (err) {
       if (err instanceof KubeError) throw err;
@@ -349,7 +355,6 @@ export class Transport {
       throw networkError(err, code, tries.failures, req, this.server);
     } finally {
       clearTimeout(timer);
-      // A stream keeps the listener while it is read: cancellation ends it too.
       if (!streaming) cancel?.removeEventListener('abort', onCancel);
     }
   }
