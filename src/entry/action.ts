@@ -1,6 +1,5 @@
 /** Wiring: read inputs, build the real adapters, run the teardown, publish. The one catch → setFailed. */
 import * as core from '@actions/core';
-import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../shared/errors.js';
 import { closeWithin, connect } from './connect.js';
 import type { KubeClient } from '../kube/client.js';
@@ -15,8 +14,7 @@ import { commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../teardown/outcome.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import { breakCommands } from '../report/escape.js';
-import { reportFileName } from '../report/outputs.js';
-import { publish } from '../report/publish.js';
+import { publishRun } from '../report/publish.js';
 import { failedReport, runDeadline } from '../teardown/run.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
@@ -125,8 +123,7 @@ export async function run(): Promise<void> {
     const context = readRunContext(process.env);
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
     const report = await teardown(settings, cancel, started, context, github);
-    const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
-    await publish(report, name, process.env.RUNNER_TEMP);
+    await publishRun(report, started);
     if (settings.prComment && !cancel.signal.aborted) {
       await commentOnPullRequest(report, context, github, coreLogger);
     }

@@ -5,7 +5,6 @@
  * bound ends here with a summary, outputs and a report saying so, instead of a process killed without a word.
  */
 import * as core from '@actions/core';
-import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { messageOf } from '../shared/errors.js';
 import { systemClock } from '../shared/ports.js';
@@ -88,16 +87,13 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
 
 /** The report of a run that did not finish, published like any other. */
 async function publishFailure(error: string, cancelled: boolean, started: number): Promise<void> {
-  const [{ readSettings }, { readRunContext }, { failedReport }, { publish }, { reportFileName }] =
-    await Promise.all([
-      import('../settings/settings.js'),
-      import('./context.js'),
-      import('../teardown/run.js'),
-      import('../report/publish.js'),
-      import('../report/outputs.js'),
-    ]);
+  const [{ readSettings }, { readRunContext }, { failedReport }, { publishRun }] = await Promise.all([
+    import('../settings/settings.js'),
+    import('./context.js'),
+    import('../teardown/run.js'),
+    import('../report/publish.js'),
+  ]);
   const settings = readSettings((name) => core.getInput(name));
   const report = failedReport(settings, readRunContext(process.env), started, error, cancelled);
-  const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
-  await publish(report, name, process.env.RUNNER_TEMP);
+  await publishRun(report, started);
 }

@@ -4,6 +4,7 @@
  * github/post-comment.ts (the optional pull request comment).
  */
 import * as core from '@actions/core';
+import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { briefReason } from './brief.js';
 import { breakCommands, safeLog } from './escape.js';
 import { reportJson } from './json.js';
 import { renderSummary } from './markdown.js';
-import { outputsOf } from './outputs.js';
+import { outputsOf, reportFileName } from './outputs.js';
 
 const reasonOf = (error: unknown): string => breakCommands(messageOf(error));
 /** Names in the step's failure line (an annotation); all of them are in the summary and the report. */
@@ -76,4 +77,10 @@ export async function publish(report: RunReport, name: string, dir: string | und
     );
   // A cancelled run never passes, whatever fail-on says.
   else if (report.cancelled) core.setFailed('Namespace teardown was cancelled.');
+}
+
+/** Publish the action's report under a name of its own: the step id, when the run started and 3 random bytes. */
+export async function publishRun(report: RunReport, started: number): Promise<void> {
+  const name = reportFileName(process.env.GITHUB_ACTION, new Date(started), randomBytes(3).toString('hex'));
+  await publish(report, name, process.env.RUNNER_TEMP);
 }
