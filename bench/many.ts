@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
-import type { RunReport } from '../src/teardown/outcome.js';
+import type { RunReport } from '../src/model/run.js';
 import { runTeardown } from '../src/teardown/run.js';
 import type { Options, Sizes } from './args.js';
 import { measure, requestKind, tally, type Sample } from './measure.js';

@@ -456,7 +456,7 @@ ${table(
     ],
     [
       'Server',
-      'test/fake (in-process HTTPS API server) on its own worker thread, so its CPU does not queue behind the client',
+      'test/fake-apiserver (in-process HTTPS API server) on its own worker thread, so its CPU does not queue behind the client',
     ],
     ['Total bench time', ms(r.totalMs)],
   ],
@@ -481,7 +481,7 @@ ${table(
 - **Ratios** are of medians: kubectl or naive time / ours; ours / floor; ours bytes / naive bytes; ${r.many.sizes.namespaces}-run / slowest
   single run.
 
-### What the bench changes in the fake, from outside (bench/server.ts; test/fake is not edited)
+### What the bench changes in the fake, from outside (bench/server.ts; test/fake-apiserver is not edited)
 
 - \`Registry.crdTypes()\` deep-copies every stored CRD on each type lookup — every request and every builder call — so
   with the full size's 150 CRDs each request cost the fake ≈ 5 ms of CPU (as much as the injected latency) and

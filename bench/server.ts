@@ -1,12 +1,12 @@
 /**
- * Worker thread: runs the fake API server (test/fake) on its own event loop, so that the server's CPU work does
+ * Worker thread: runs the fake API server (test/fake-apiserver) on its own event loop, so that the server's CPU work does
  * not queue behind the client being measured (a real API server is another machine). Answers `Command`s.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { FakeCluster, type StartedCluster } from '../test/fake/index.js';
-import { raw } from '../test/fake/testkit.js';
+import { FakeCluster, type StartedCluster } from '../test/fake-apiserver/index.js';
+import { raw } from '../test/fake-apiserver/testkit.js';
 import {
   BIG_FINALIZER,
   GADGET,

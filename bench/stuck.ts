@@ -6,7 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { CONTROLLER_FIRST_PASS_MS } from '../src/diagnosis/scan-choice.js';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { createKube } from '../src/kube/client.js';
-import type { NamespaceState } from '../src/kube/port.js';
+import type { NamespaceState } from '../src/model/cluster.js';
 import type { Options } from './args.js';
 import { KUBECTL, ours, runRecipe, type KubectlSample, type OursSample } from './big.js';
 import { measure } from './measure.js';

@@ -10,7 +10,7 @@ import { createGitHub } from '../src/github/client.js';
 import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
-import { FakeCluster } from '../test/fake/index.js';
+import { FakeCluster } from '../test/fake-apiserver/index.js';
 import { FakeGitHub } from '../test/github/fake-github.js';
 
 const LABEL = 'preview.example.com/pr';

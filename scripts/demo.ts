@@ -1,5 +1,5 @@
 /** `npm run demo`: run the bundled action against the embedded fake cluster; one namespace hangs. */
-import { FakeCluster } from '../test/fake/index.js';
+import { FakeCluster } from '../test/fake-apiserver/index.js';
 import { runBundle } from '../test/helpers/harness.js';
 
 const cluster = new FakeCluster({

@@ -7,9 +7,9 @@ import {
   manyLeaked,
   ownedByRbac,
   policyDenies,
-} from '../test/fake/index.js';
+} from '../test/fake-apiserver/index.js';
 import { runEngine } from '../test/helpers/harness.js';
-import type { RunReport } from '../src/teardown/outcome.js';
+import type { RunReport } from '../src/model/run.js';
 
 const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxMs: 200 };
 const SELECTOR = 'preview.example.com/env=preview';

@@ -1,5 +1,5 @@
-import type { Condition } from '../kube/port.js';
-import type { ParsedConditions } from './types.js';
+import type { Condition } from '../model/cluster.js';
+import type { ParsedConditions } from '../model/findings.js';
 
 /** The five condition types the namespace controller writes, in the order it writes them. */
 export const NAMESPACE_CONDITION_TYPES = [

@@ -4,7 +4,8 @@ import { readBacking } from './cluster-reads.js';
 import { PATHS, READ_AREA } from './paths.js';
 import { toConversionDefinition } from './raw.js';
 import type { Reads } from './reads.js';
-import type { ConversionState, Leftover, ParsedConditions } from './types.js';
+import type { ConversionState } from './types.js';
+import type { Leftover, ParsedConditions } from '../model/findings.js';
 
 // apiextensions-apiserver's webhook converter: `conversion webhook for <group>/<version>, Kind=<Kind> failed: <err>`,
 // naming the version the object is stored at.

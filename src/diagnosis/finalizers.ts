@@ -1,5 +1,6 @@
 import { objectRef } from './refs.js';
-import type { ForceTarget, Leftover, PodState, Snapshot } from './types.js';
+import type { ForceTarget, Leftover } from '../model/findings.js';
+import type { PodState, Snapshot } from './types.js';
 
 /** The force target for one object's finalizers. */
 export type ObjectTarget = Extract<ForceTarget, { kind: 'object-finalizers' }>;

@@ -2,7 +2,7 @@
 import { compareText } from '../shared/compare.js';
 import { objectRef, resourceName } from './refs.js';
 import { bulkPatchCommand, kubectlResource, patchObjectFinalizersCommand } from './remedy.js';
-import type { Evidence, Leftover } from './types.js';
+import type { Evidence, Leftover } from '../model/findings.js';
 
 /** Up to this many objects are named and patched one by one; more are counted and patched by one command per type. */
 export const FEW = 3;

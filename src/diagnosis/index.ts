@@ -1,7 +1,8 @@
 import { compareText } from '../shared/compare.js';
 import { parseConditions } from './conditions.js';
 import { RULE_TABLE, type RuleId } from './rules/index.js';
-import type { Finding, Severity, Snapshot } from './types.js';
+import type { Finding, Severity } from '../model/findings.js';
+import type { Snapshot } from './types.js';
 
 export { NAMESPACE_CONDITION_TYPES, parseConditions } from './conditions.js';
 export { RULE_HELP, RULE_IDS, RULE_TABLE, type Help, type Rule, type RuleId } from './rules/index.js';

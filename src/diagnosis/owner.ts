@@ -5,7 +5,8 @@ import { CONTROLLER_WORDS, mentions, nameScore, ownerTokens, type Tokens } from 
 import { READ_AREA } from './paths.js';
 import { grantsFor } from './rbac.js';
 import { objectRef, secondsBetween } from './refs.js';
-import type { Finding, Leftover, Snapshot, WorkloadState } from './types.js';
+import type { Finding, Leftover } from '../model/findings.js';
+import type { Snapshot, WorkloadState } from './types.js';
 
 export { ownerTokens } from './owner-names.js';
 

@@ -1,5 +1,5 @@
-import { KubeError } from '../kube/port.js';
-import type { ApiResource, Cost, KubeReader, ObjectMeta } from '../kube/port.js';
+import { KubeError, type KubeReader } from '../kube/port.js';
+import type { ApiResource, Cost, ObjectMeta } from '../model/cluster.js';
 import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
 import { Slots } from '../shared/slots.js';

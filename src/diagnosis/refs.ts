@@ -1,6 +1,6 @@
 import { resourceName } from '../kube/paths.js';
 import { formatSeconds } from '../shared/duration.js';
-import type { Leftover } from './types.js';
+import type { Leftover } from '../model/findings.js';
 
 /** `kialis.kiali.io` for a group resource, `pods` for a core one: the form kubectl and the conditions use. */
 export { resourceName };

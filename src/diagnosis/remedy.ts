@@ -1,7 +1,7 @@
-import type { NamespaceState } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { resourceName } from './refs.js';
 import { shellCommand, shellQuote } from './shell.js';
-import type { Leftover } from './types.js';
+import type { Leftover } from '../model/findings.js';
 
 type PatchOp = { op: 'test'; path: string; value: string } | { op: 'remove'; path: string };
 

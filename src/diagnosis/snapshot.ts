@@ -1,4 +1,5 @@
-import type { Discovery, KubeReader, NamespaceState } from '../kube/port.js';
+import type { Discovery, KubeReader } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { compareText } from '../shared/compare.js';
 import {
   readApiServices,
@@ -16,7 +17,8 @@ import { isBuiltInFinalizer } from './finalizers.js';
 import { Reads } from './reads.js';
 import { scan } from './scan.js';
 import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
-import type { EarlierSight, Leftover, ParsedConditions, Snapshot } from './types.js';
+import type { EarlierSight, Snapshot } from './types.js';
+import type { Leftover, ParsedConditions } from '../model/findings.js';
 
 /** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
 export interface SnapshotOptions {

@@ -10,7 +10,7 @@ import type { KubeClient } from '../kube/client.js';
 import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { lazyGitHub, runEngine } from './engine.js';
-import { explain } from './explain.js';
+import { explain } from '../kube/explain.js';
 import { chooseOutput, renderOutput } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus } from './status.js';

@@ -1,6 +1,6 @@
 /** From kubeconfig text (or the usual places) to the Kube adapter, for both entry points. */
 import type { KubeClient, KubeClientOptions } from '../kube/client.js';
-import type { ClusterIdentity } from '../teardown/outcome.js';
+import type { ClusterIdentity } from '../model/run.js';
 
 /** The adapter for `context` of the kubeconfig, the cluster it names, and the credentials the log must mask. */
 export async function connect(

@@ -1,6 +1,6 @@
 /** The workflow context from the runner's environment and event file, without loading @actions/github. */
 import { readFileSync } from 'node:fs';
-import type { RunContext } from '../teardown/outcome.js';
+import type { RunContext } from '../model/run.js';
 
 interface EventPayload {
   pull_request?: { number?: number; title?: string; html_url?: string };

@@ -5,7 +5,7 @@ import type { Settings } from '../settings/settings.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import { runSweep } from '../sweep/run.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
-import type { RunContext, RunReport } from '../teardown/outcome.js';
+import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 
 /** One GitHub client per run, built on first use (so @actions/github loads only when needed). */

@@ -2,7 +2,7 @@
 import { ConfigError } from '../shared/errors.js';
 import { renderSummary } from '../report/markdown.js';
 import { renderText } from '../report/text.js';
-import type { RunReport } from '../teardown/outcome.js';
+import type { RunReport } from '../model/run.js';
 
 /** The values `--output` allows. */
 export const OUTPUTS = ['text', 'markdown', 'json'] as const;

@@ -1,8 +1,7 @@
 /** What one forced step's run shares with its kinds (pods, objects, the namespace): the port, the plan, the result. */
 import { enc, resourcePath } from '../kube/paths.js';
 import { KubeError, type Kube } from '../kube/port.js';
-import type { AuditResult } from './audit.js';
-import type { ForceStep, ObjectStep, Plan } from './plan.js';
+import type { AuditResult, ForceStep, ObjectStep, Plan } from '../model/force.js';
 
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
 export interface StepResult {

@@ -1,31 +1,7 @@
 /** The force audit trail: one entry per executed step, and its log line. Pure. */
-import { allowedByText, type AllowedBy, type ForceStep, type Removal } from './plan.js';
+import type { AuditResult, AuditEntry, ForceStep } from '../model/force.js';
+import { allowedByText } from './plan.js';
 import type { Logger } from '../shared/ports.js';
-
-/** What happened to one step. `gone` (NotFound) counts as done. */
-export type AuditResult =
-  'removed' | 'finalized' | 'deleted' | 'gone' | 'dry-run' | `skipped: ${string}` | `failed: ${string}`;
-
-/** One line of the force audit trail. */
-export interface AuditEntry {
-  /** ISO time from the injected clock. */
-  at: string;
-  namespace: string;
-  step: ForceStep['kind'];
-  object: string;
-  field: ForceStep['field'];
-  /** Finalizers as last read (the planned list when nothing could be read). */
-  before: string[];
-  /** Finalizers after the step; in dry-run, what they would be. */
-  after: string[];
-  /** The removals the policy allowed, with the pattern or input that allowed each (empty for a pod delete). */
-  allowed: Removal[];
-  /** For a pod delete: the input that allowed it. */
-  allowedBy?: AllowedBy;
-  result: AuditResult;
-  /** Writes sent for this step (0 in dry-run and when skipped). */
-  writes: number;
-}
 
 /**
  * Whether a step failed (a refused or erroring write), which holds /finalize back. A step skipped as pointless

@@ -6,11 +6,12 @@
 import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
 import { isConflict, MAX_ATTEMPTS, without, type Run, type StepResult } from './attempt.js';
-import { failed, logAudit, type AuditEntry, type AuditResult } from './audit.js';
+import { failed, logAudit } from './audit.js';
+import type { AuditEntry, AuditResult, ForceStep, Plan } from '../model/force.js';
 import { objectStep } from './object-step.js';
 import { podAttempt } from './pod-step.js';
-import type { ForceStep, Plan } from './plan.js';
-import type { Kube, NamespaceState } from '../kube/port.js';
+import type { Kube } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
 export type { Run, StepResult } from './attempt.js';

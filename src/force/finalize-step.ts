@@ -1,7 +1,8 @@
 /** Step 3 of the plan, the last resort: whether /finalize is needed, allowed, and what it would orphan. Pure. */
-import type { Finding, Leftover } from '../diagnosis/types.js';
-import type { NamespaceState } from '../kube/port.js';
-import { namespaceLabel, objectLabel, type FinalizeStep, type Refusal } from './plan.js';
+import type { Finding, Leftover } from '../model/findings.js';
+import type { NamespaceState } from '../model/cluster.js';
+import { namespaceLabel, objectLabel } from './plan.js';
+import { type FinalizeStep, type Refusal } from '../model/force.js';
 import { sorted, type ObjectPlan } from './steps.js';
 
 const FINALIZE_RISK =

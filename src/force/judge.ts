@@ -1,7 +1,7 @@
 /** Whether the force-finalizers patterns allow removing one finalizer, and at what risk. Pure. */
-import type { Finding } from '../diagnosis/types.js';
+import type { Finding } from '../model/findings.js';
 import { firstMatch } from '../shared/glob.js';
-import type { Removal } from './plan.js';
+import type { Removal } from '../model/force.js';
 
 /** What removing a well-known built-in finalizer leaves behind. */
 const RISKS: Record<string, string> = {

@@ -13,7 +13,7 @@ import {
   type Run,
   type StepResult,
 } from './attempt.js';
-import type { ObjectStep } from './plan.js';
+import type { ObjectStep } from '../model/force.js';
 
 type Seen = ReturnType<typeof freshMeta>;
 

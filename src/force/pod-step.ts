@@ -1,7 +1,7 @@
 /** Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition. */
 import { enc } from '../kube/paths.js';
 import type { Run, StepResult } from './attempt.js';
-import type { PodDeleteStep } from './plan.js';
+import type { PodDeleteStep } from '../model/force.js';
 
 type Json = Record<string, unknown>;
 const rec = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});

@@ -1,8 +1,9 @@
 /** Step 0 of the plan: pods whose node is lost, and whether force-delete-pods allows deleting them now. Pure. */
-import type { Finding, ForceTarget } from '../diagnosis/types.js';
+import type { Finding, ForceTarget } from '../model/findings.js';
 import { compareText } from '../shared/compare.js';
 import { formatDuration } from '../shared/duration.js';
-import { objectLabel, type PodDeleteStep, type Refusal } from './plan.js';
+import { objectLabel } from './plan.js';
+import { type PodDeleteStep, type Refusal } from '../model/force.js';
 import { sorted } from './steps.js';
 
 /**

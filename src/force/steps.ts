@@ -1,16 +1,10 @@
 /** Pure planning of each kind of forced change; `decide` in src/force/policy.ts puts them in order. */
-import type { Finding } from '../diagnosis/types.js';
-import type { ApiResource, NamespaceState } from '../kube/port.js';
+import type { Finding } from '../model/findings.js';
+import type { ApiResource, NamespaceState } from '../model/cluster.js';
 import { compareText } from '../shared/compare.js';
 import { judge, needsExactName } from './judge.js';
-import {
-  namespaceLabel,
-  objectLabel,
-  type NamespaceMetadataStep,
-  type ObjectStep,
-  type Refusal,
-  type Removal,
-} from './plan.js';
+import { namespaceLabel, objectLabel } from './plan.js';
+import { type NamespaceMetadataStep, type ObjectStep, type Refusal, type Removal } from '../model/force.js';
 
 /** One object that findings name as blocking, merged across findings. */
 export interface BlockedObject {

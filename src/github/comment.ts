@@ -3,7 +3,8 @@
  * and was written by the token's own identity. A marker in anyone else's comment is ignored and never edited.
  */
 import type { Logger } from '../shared/ports.js';
-import { GitHubError, type GitHubApi, type RepoRef } from './port.js';
+import { GitHubError, type GitHubApi } from './port.js';
+import { type RepoRef } from '../model/pulls.js';
 
 /** The hidden first line that marks the comment as ours. */
 export const COMMENT_MARKER = '<!-- namespace-teardown:pr-comment -->';

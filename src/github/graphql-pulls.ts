@@ -1,6 +1,6 @@
 /** One GraphQL query for the states of up to 100 pull requests (aliases), and its answer read. Pure. */
-import type { GraphqlAnswer, GraphqlError, RepoRef } from './port.js';
-import type { PullState } from './pulls.js';
+import type { GraphqlAnswer, GraphqlError } from './port.js';
+import type { RepoRef, PullState } from '../model/pulls.js';
 
 /** Pull requests per query: GitHub's node limit for one connection page, and a query that costs one point. */
 export const GRAPHQL_BATCH = 100;

@@ -51,9 +51,3 @@ export interface GitHubApi {
   /** Requests sent so far (a retry counts again; a 304 counts too). */
   readonly sent: number;
 }
-
-/** `owner/name` split in two. */
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}

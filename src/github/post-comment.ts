@@ -2,7 +2,7 @@
 import { renderComment } from '../report/comment.js';
 import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/ports.js';
-import type { RunContext, RunReport } from '../teardown/outcome.js';
+import type { RunContext, RunReport } from '../model/run.js';
 import { upsertComment } from './comment.js';
 import { tokenIdentity } from './identity.js';
 import type { GitHubApi } from './port.js';

@@ -8,8 +8,9 @@ import {
   readPulls,
   type PullsData,
 } from './graphql-pulls.js';
-import { GitHubError, type GitHubApi, type GraphqlAnswer, type RepoRef } from './port.js';
-import { getPullState, type PullState } from './pulls.js';
+import { GitHubError, type GitHubApi, type GraphqlAnswer } from './port.js';
+import type { RepoRef, PullState } from '../model/pulls.js';
+import { getPullState } from './pulls.js';
 
 /** Pull requests asked about in one run; the others are kept as unknown. */
 export const MAX_PULLS_PER_RUN = 2000;

@@ -1,13 +1,7 @@
 /** What GitHub says about one pull request: open, closed (merged or not), missing, or unknown. */
+import type { PullState, RepoRef } from '../model/pulls.js';
 import { messageOf } from '../shared/errors.js';
-import { GitHubError, type GitHubApi, type RepoRef } from './port.js';
-
-/** The state of a pull request as the sweep needs it; `unknown` never lets a namespace go. */
-export type PullState =
-  | { state: 'open'; url?: string }
-  | { state: 'closed' | 'merged'; closedAt: string; url?: string }
-  | { state: 'missing' }
-  | { state: 'unknown'; error: string };
+import { GitHubError, type GitHubApi } from './port.js';
 
 interface PullJson {
   state?: string;

@@ -5,7 +5,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { systemClock } from '../shared/ports.js';
-import type { Cost, Kube } from './port.js';
+import type { Cost } from '../model/cluster.js';
+import type { Kube } from './port.js';
 import { discover } from './discovery.js';
 import { execOf, ExecPlugins, pluginName } from './exec-plugin.js';
 import { getNamespace, getRaw, listAllNamespaces, listMetadata, listNamespaces, listRaw } from './reads.js';

@@ -3,7 +3,8 @@
  * per group-version, in parallel). A broken group-version is reported in `failed`, never thrown.
  */
 import { messageOf } from '../shared/errors.js';
-import { KubeError, type ApiResource, type Discovery } from './port.js';
+import { KubeError, type Discovery } from './port.js';
+import { type ApiResource } from '../model/cluster.js';
 import { UNAVAILABLE } from './http-errors.js';
 import { arr, rec, str, strs } from './map.js';
 import { AGGREGATED_DISCOVERY_TYPE, JSON_TYPE } from './request.js';

@@ -1,5 +1,6 @@
 /** Pure mapping of API JSON to the port's types; tolerant of missing or mistyped fields. */
-import type { Condition, NamespaceEvent, NamespaceState, ObjectEvent, ObjectMeta, OwnerRef } from './port.js';
+import type { Condition, NamespaceState, ObjectMeta, OwnerRef } from '../model/cluster.js';
+import type { NamespaceEvent, ObjectEvent } from './port.js';
 
 /** A JSON object. */
 export type Obj = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** API paths: building them from a resource, and reading `resource[.group]` back out of one. */
-import type { ApiResource } from './port.js';
+import type { ApiResource } from '../model/cluster.js';
 import type { Query } from './request.js';
 
 /** A path segment, percent-encoded. */

@@ -2,66 +2,7 @@
  * The Kube port: the only cluster calls the engine needs. Domain code depends on this interface; the adapter
  * built by `createKube` (src/kube/client.ts, with client-node confined to src/kube/transport.ts) implements it.
  */
-
-/** A namespace status condition as the namespace controller writes it. */
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
-
-/** The parts of a Namespace the engine reads. */
-export interface NamespaceState {
-  name: string;
-  uid: string;
-  resourceVersion: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  phase: string;
-  labels: Record<string, string>;
-  /** `metadata.finalizers`: removed by PATCH of the namespace. */
-  metadataFinalizers: string[];
-  /** `spec.finalizers`: removed only through the `/finalize` subresource. */
-  specFinalizers: string[];
-  conditions: Condition[];
-}
-
-/** An owner reference as stored on an object. */
-export interface OwnerRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-/** Object metadata as returned by a metadata-only (PartialObjectMetadata) list. */
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  uid: string;
-  resourceVersion: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  finalizers: string[];
-  ownerReferences: OwnerRef[];
-  labels: Record<string, string>;
-}
-
-/** A resource type found by discovery. `group` is "" for the core group. */
-export interface ApiResource {
-  group: string;
-  version: string;
-  /** Plural resource name, e.g. `configmaps`. */
-  resource: string;
-  kind: string;
-  namespaced: boolean;
-  verbs: string[];
-}
+import type { NamespaceState, ObjectMeta, ApiResource, Cost } from '../model/cluster.js';
 
 /** Result of discovery: what could be listed, plus the group-versions that failed (partial discovery). */
 export interface Discovery {
@@ -112,12 +53,6 @@ export class KubeError extends Error {
     super(message);
     this.name = 'KubeError';
   }
-}
-
-/** Requests sent and response body bytes received. */
-export interface Cost {
-  requests: number;
-  bytes: number;
 }
 
 /** Read access for the diagnosis snapshot; every method is a GET. */

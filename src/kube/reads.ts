@@ -1,5 +1,6 @@
 /** The GETs of the port: namespaces, metadata-only lists, and raw objects for the diagnosis. */
-import { KubeError, type ApiResource, type MetaPage, type NamespaceState } from './port.js';
+import { KubeError, type MetaPage } from './port.js';
+import { type ApiResource, type NamespaceState } from '../model/cluster.js';
 import { arr, continueOf, mapMeta, mapNamespace, rec, str } from './map.js';
 import { describePath, enc, resourceName, resourcePath, splitPath } from './paths.js';
 import { JSON_TYPE, METADATA_LIST_TYPE } from './request.js';

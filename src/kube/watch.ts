@@ -1,11 +1,6 @@
 /** Watches: one streaming GET per watch, read line by line into events (a namespace, or one type's objects). */
-import {
-  KubeError,
-  type ApiResource,
-  type NamespaceEvent,
-  type ObjectEvent,
-  type WatchHandle,
-} from './port.js';
+import { KubeError, type NamespaceEvent, type ObjectEvent, type WatchHandle } from './port.js';
+import { type ApiResource } from '../model/cluster.js';
 import { causeDetail, networkCode, statusError } from './http-errors.js';
 import { parseObjectWatchLine, parseWatchLine } from './map.js';
 import { resourceName, resourcePath } from './paths.js';

@@ -1,5 +1,6 @@
 /** The writes of the port: DELETE of a namespace, a pod or one namespaced object, the finalizer patch, and the `/finalize` PUT. */
-import { KubeError, type ApiResource } from './port.js';
+import { KubeError } from './port.js';
+import { type ApiResource } from '../model/cluster.js';
 import { statusError } from './http-errors.js';
 import { rec, str, type Obj } from './map.js';
 import { enc, resourceName, resourcePath } from './paths.js';

@@ -1,6 +1,6 @@
 /** Annotations within GitHub's budget: one per stuck namespace (its root cause and fix) first, then the rest. Pure. */
-import type { Finding } from '../diagnosis/types.js';
-import type { RunReport, TargetReport } from '../teardown/outcome.js';
+import type { Finding } from '../model/findings.js';
+import type { RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf } from './causes.js';
 import { fixCommand, oneLineScript, withContext } from './commands.js';
 import { listNames } from './brief.js';

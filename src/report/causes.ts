@@ -1,6 +1,6 @@
 /** Stuck namespaces grouped by what blocks them (never by object names), each cause with the one script to paste. Pure. */
-import type { Finding } from '../diagnosis/types.js';
-import type { RunReport, TargetReport } from '../teardown/outcome.js';
+import type { Finding } from '../model/findings.js';
+import type { RunReport, TargetReport } from '../model/run.js';
 import { isLookup, loopScript, shellWords, withContext } from './commands.js';
 
 /** One root cause and every namespace it blocks. */

@@ -1,6 +1,6 @@
 /** Commands as a person pastes them: the fix chosen, the kubeconfig context added, lines wrapped. Pure. */
 import { shellQuote } from '../diagnosis/shell.js';
-import type { Finding } from '../diagnosis/types.js';
+import type { Finding } from '../model/findings.js';
 
 /** Code lines wider than this would scroll sideways in GitHub's summary panel. */
 export const COMMAND_WIDTH = 78;

@@ -1,5 +1,5 @@
 /** The pull-request comment's body: the summary's own headline and fix-first block, and a link to the run. Pure. */
-import type { RunReport } from '../teardown/outcome.js';
+import type { RunReport } from '../model/run.js';
 import { renderFixFirst, renderHeadline } from './headline.js';
 
 /** The comment body (without the hidden marker, which the poster adds). */

@@ -3,8 +3,8 @@
  * long their finalizers took, and which were left to the namespace controller and why. Pure.
  */
 import { formatDuration } from '../shared/duration.js';
-import type { EarlyObject, LeftReason } from '../teardown/early-report.js';
-import type { RunReport } from '../teardown/outcome.js';
+import type { EarlyObject, LeftReason } from '../model/early.js';
+import type { RunReport } from '../model/run.js';
 import { md } from './escape.js';
 
 const LEFT_WORDS: Record<LeftReason, string> = {

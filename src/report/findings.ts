@@ -1,7 +1,7 @@
 /** Per-namespace details, collapsed: every finding with its evidence, owner and remedy. Pure. */
-import type { Finding } from '../diagnosis/types.js';
+import type { Finding } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';
-import type { TargetReport } from '../teardown/outcome.js';
+import type { TargetReport } from '../model/run.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md } from './escape.js';
 import { resolvedByForce } from './force.js';

@@ -1,10 +1,9 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
-import { objectLabel } from '../force/plan.js';
-import type { AuditEntry } from '../force/audit.js';
-import { allowedByText, type Decision, type ForceStep, type Refusal } from '../force/plan.js';
-import type { Finding } from '../diagnosis/types.js';
+import { objectLabel, allowedByText } from '../force/plan.js';
+import type { AuditEntry, Decision, ForceStep, Refusal } from '../model/force.js';
+import type { Finding } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';
-import type { TargetReport } from '../teardown/outcome.js';
+import type { TargetReport } from '../model/run.js';
 import { fence, md } from './escape.js';
 
 type Mode = 'off' | 'dry-run' | 'on';

@@ -1,6 +1,6 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
 import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/remedy.js';
-import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
+import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';

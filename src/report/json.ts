@@ -2,7 +2,7 @@
  * The JSON report as text, in pieces: the same text as `JSON.stringify(report, null, 2)`, made one target at a
  * time, so a run with thousands of targets never holds the whole report as one string. Pure.
  */
-import type { RunReport } from '../teardown/outcome.js';
+import type { RunReport } from '../model/run.js';
 
 const indent = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
 

@@ -1,6 +1,6 @@
 /** The job summary: headline, fix first, namespaces still there, forcing, gone ones folded, details. Pure. */
 import { formatDuration } from '../shared/duration.js';
-import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
+import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf } from './causes.js';
 import { listNames } from './brief.js';
 import { md } from './escape.js';

@@ -1,6 +1,6 @@
 /** Step outputs computed from the run report. Pure. */
 import { Outputs, type OutputName } from '../settings/action-names.js';
-import type { RunReport } from '../teardown/outcome.js';
+import type { RunReport } from '../model/run.js';
 
 /** Output name → value. */
 export function outputsOf(report: RunReport, reportPath: string): Record<OutputName, string> {

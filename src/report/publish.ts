@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { messageOf } from '../shared/errors.js';
-import type { RunReport } from '../teardown/outcome.js';
+import type { RunReport } from '../model/run.js';
 import { planAnnotations } from './annotations.js';
 import { briefReason } from './brief.js';
 import { breakCommands, safeLog } from './escape.js';

@@ -1,7 +1,7 @@
 /** The sweep's section of the job summary: what would go or went, and what was kept and why. Pure. */
 import { formatDuration } from '../shared/duration.js';
-import type { SweepEntry, SweepReport } from '../sweep/types.js';
-import type { Outcome, RunReport } from '../teardown/outcome.js';
+import type { SweepEntry, SweepReport } from '../model/sweep.js';
+import type { Outcome, RunReport } from '../model/run.js';
 import { md } from './escape.js';
 
 /** Above this many kept namespaces, their table is folded. */

@@ -1,7 +1,7 @@
 /** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
 import { styleText } from 'node:util';
 import { formatDuration } from '../shared/duration.js';
-import type { Outcome, RunReport, TargetReport } from '../teardown/outcome.js';
+import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
 import { layoutScript } from './commands.js';
 import { breakCommands } from './escape.js';

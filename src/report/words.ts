@@ -1,5 +1,5 @@
 /** Plain words for what the namespace controller reports. Pure. */
-import type { Condition } from '../kube/port.js';
+import type { Condition } from '../model/cluster.js';
 
 /** The failing conditions in plain words, or what the healthy ones say. */
 export function conditionWords(conditions: Condition[]): string {

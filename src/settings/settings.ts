@@ -1,10 +1,11 @@
 /** Inputs → one frozen, typed Settings, validated before any cluster call. Pure. */
-import { validateForcePolicy, type ForcePolicy } from '../force/policy.js';
+import { validateForcePolicy } from './force-policy.js';
+import { type ForcePolicy } from '../model/force.js';
 import { formatDuration, parseDuration } from '../shared/duration.js';
 import { ConfigError } from '../shared/errors.js';
 import { compileGlob, globProblem } from '../shared/glob.js';
-import { readSweep } from '../sweep/settings.js';
-import type { SweepSettings } from '../sweep/types.js';
+import { readSweep } from './sweep.js';
+import type { SweepSettings } from '../model/sweep.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { readScope, type Scope } from './scope.js';

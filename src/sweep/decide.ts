@@ -1,7 +1,7 @@
 /** Pure decision per candidate namespace: open PRs are always kept; unknown is kept; only the proven go. */
-import type { PullState } from '../github/pulls.js';
+import type { PullState } from '../model/pulls.js';
 import { formatDuration } from '../shared/duration.js';
-import type { Decision } from './types.js';
+import type { Decision } from '../model/sweep.js';
 
 /** The pull request number in a label value, `invalid` when the value is not one, undefined when absent. */
 export function prNumberOf(value: string | undefined): number | 'invalid' | undefined {

@@ -1,17 +1,17 @@
 /** The sweep: list candidates, ask GitHub about their pull requests in batches, decide, then the usual teardown. */
 import type { GitHubApi } from '../github/port.js';
 import { askPullStates, type PullStates } from '../github/pull-states.js';
-import type { PullState } from '../github/pulls.js';
-import type { NamespaceState } from '../kube/port.js';
+import type { PullState } from '../model/pulls.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Resolved } from '../targets/resolve.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
-import type { RunContext, RunReport } from '../teardown/outcome.js';
+import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
-import { candidateSelector } from './settings.js';
-import type { SweepEntry, SweepReport, SweepSettings } from './types.js';
+import { candidateSelector } from '../settings/sweep.js';
+import type { SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
 
 /** What the sweep needs besides the teardown's own ports. */
 export interface SweepDeps extends TeardownDeps {

@@ -1,10 +1,11 @@
 /** Targets: resolve names and the selector, and request deletion. Reads and deletes only the targets. */
-import { explain } from '../entry/explain.js';
-import { KubeError, type Kube, type NamespaceState } from '../kube/port.js';
+import { explain } from '../kube/explain.js';
+import { KubeError, type Kube } from '../kube/port.js';
+import { type NamespaceState } from '../model/cluster.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
 import type { Logger } from '../shared/ports.js';
-import type { Outcome } from '../teardown/outcome.js';
+import type { Outcome } from '../model/run.js';
 import { selectorMatches } from './selector.js';
 
 /** A target as resolved before deletion: its state, or why there is nothing to do. */

@@ -4,15 +4,16 @@
  */
 import { diagnose, takeSnapshot } from '../diagnosis/index.js';
 import type { Snapshot } from '../diagnosis/types.js';
-import type { Kube, NamespaceState } from '../kube/port.js';
+import type { Kube } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import type { Settings } from '../settings/settings.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import { Slots } from '../shared/slots.js';
 import { readCatalog, type Catalog } from './cr-catalog.js';
 import { customResourcesFirst } from './custom-resources.js';
-import type { CustomResourcesPhase, PreMortem } from './early-report.js';
-import type { TargetReport } from './outcome.js';
+import type { CustomResourcesPhase, PreMortem } from '../model/early.js';
+import type { TargetReport } from '../model/run.js';
 import { deletesPodsFirst, predict } from './predict.js';
 import { settle } from './settle.js';
 

@@ -2,7 +2,8 @@
  * Which namespaced types count as custom resources for the custom-resources phase: those served by a CRD or by an
  * aggregated API (an APIService backed by a Service), and among them only those that can be deleted.
  */
-import type { ApiResource, Discovery, KubeReader } from '../kube/port.js';
+import type { ApiResource } from '../model/cluster.js';
+import type { Discovery, KubeReader } from '../kube/port.js';
 import { compareText } from '../shared/compare.js';
 import { messageOf } from '../shared/errors.js';
 

@@ -1,7 +1,8 @@
 /** Whether to wait for one custom resource: only while the controllers behind its finalizers are judged present. Pure. */
 import { isBuiltInFinalizer, BUILT_IN_FINALIZERS } from '../diagnosis/finalizers.js';
 import { describeWorkload, findOwner, heldBy, type OwnerVerdict } from '../diagnosis/owner.js';
-import type { Leftover, Snapshot } from '../diagnosis/types.js';
+import type { Leftover } from '../model/findings.js';
+import type { Snapshot } from '../diagnosis/types.js';
 
 /** Wait (with the evidence that its controllers run), or not (the finalizer whose controller is not seen running). */
 export type WaitDecision =

@@ -3,7 +3,8 @@
  * already gone and the resourceVersion, then watch for DELETED events; list again after a gap (410, a reset). A
  * type that cannot be watched is listed every second. Bounded by a deadline and the cancel signal. Reads only.
  */
-import type { ApiResource, Kube, ObjectEvent, WatchHandle } from '../kube/port.js';
+import type { ApiResource } from '../model/cluster.js';
+import type { Kube, ObjectEvent, WatchHandle } from '../kube/port.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 

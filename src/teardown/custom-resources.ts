@@ -3,9 +3,11 @@
  * each, only in the target), then wait — by watch, within its share of the timeout — for those whose controllers
  * were seen running. Nothing is forced here; whatever is left goes with the namespace.
  */
-import type { Leftover, Snapshot } from '../diagnosis/types.js';
+import type { Leftover } from '../model/findings.js';
+import type { Snapshot } from '../diagnosis/types.js';
 import { objectRef, resourceName } from '../diagnosis/refs.js';
-import { KubeError, type ApiResource, type Kube, type NamespaceState } from '../kube/port.js';
+import { KubeError, type Kube } from '../kube/port.js';
+import { type ApiResource, type NamespaceState } from '../model/cluster.js';
 import { mapPool } from '../shared/pool.js';
 import { messageOf } from '../shared/errors.js';
 import { formatDuration } from '../shared/duration.js';
@@ -13,7 +15,7 @@ import type { Clock, Logger } from '../shared/ports.js';
 import type { Catalog } from './cr-catalog.js';
 import { waitDecision } from './cr-decide.js';
 import { waitObjectsGone } from './cr-wait.js';
-import type { CustomResourcesPhase, EarlyObject } from './early-report.js';
+import type { CustomResourcesPhase, EarlyObject } from '../model/early.js';
 import { summarizeTypes } from './early-summary.js';
 
 /** What the phase needs: the port (guarded against writes after cancel), and when it must end. */

@@ -1,8 +1,9 @@
 /** The story per namespace: resolve → delete → wait (diagnose, force) → outcome, all targets at once. */
-import type { Kube, NamespaceState } from '../kube/port.js';
+import type { Kube } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
 import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
-import type { Outcome, TargetReport } from './outcome.js';
+import type { Outcome, TargetReport } from '../model/run.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { Settings } from '../settings/settings.js';
 import {

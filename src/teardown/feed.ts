@@ -3,7 +3,8 @@
  * poll, whatever the number of targets, instead of a watch and a poll loop per target. Events are matched to the
  * targets by name and checked by UID. Reads the cluster only.
  */
-import type { Kube, NamespaceEvent, NamespaceState } from '../kube/port.js';
+import type { Kube, NamespaceEvent } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
 import type { Clock, Logger } from '../shared/ports.js';

@@ -1,11 +1,12 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, sightOf, takeSnapshot } from '../diagnosis/index.js';
-import type { EarlierSight, Finding, Leftover, ScanChoice, Snapshot } from '../diagnosis/types.js';
-import type { AuditEntry } from '../force/audit.js';
+import type { EarlierSight, Snapshot } from '../diagnosis/types.js';
+import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
+import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
 import { executePlan } from '../force/execute.js';
-import type { Plan } from '../force/plan.js';
-import { decide, type ForcePolicy } from '../force/policy.js';
-import type { Kube, NamespaceState } from '../kube/port.js';
+import { decide } from '../force/policy.js';
+import type { Kube } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';

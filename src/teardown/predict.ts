@@ -5,11 +5,12 @@
 import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
 import { findOwner, heldBy } from '../diagnosis/owner.js';
 import { objectRef } from '../diagnosis/refs.js';
-import type { Evidence, Finding, Leftover, Snapshot, WebhookState } from '../diagnosis/types.js';
+import type { Evidence, Finding, Leftover } from '../model/findings.js';
+import type { Snapshot, WebhookState } from '../diagnosis/types.js';
 import type { TeardownOrder } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
 import { controllerPresence } from './cr-decide.js';
-import type { Prediction } from './early-report.js';
+import type { Prediction } from '../model/early.js';
 
 /** What the predictions depend on besides the snapshot. */
 export interface PredictContext {

@@ -1,7 +1,7 @@
 /** Progress while waiting: counts for a live status line, and the log line the action prints on a timer. */
 import { formatDuration } from '../shared/duration.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import type { Outcome } from './outcome.js';
+import type { Outcome } from '../model/run.js';
 import type { WaitRecord } from './wait.js';
 
 /** Where the run stands while it waits: every target counted once. */

@@ -1,6 +1,6 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
 import { formatDuration } from '../shared/duration.js';
-import type { RunContext, RunReport, RunResult, TargetReport } from './outcome.js';
+import type { RunContext, RunReport, RunResult, TargetReport } from '../model/run.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { refuseWritesOn } from './cancel.js';

@@ -1,7 +1,7 @@
 /** After the run: whether each prediction came true, from the target's outcome and findings. Pure. */
 import { formatDuration } from '../shared/duration.js';
-import type { Prediction, Settlement } from './early-report.js';
-import type { TargetReport } from './outcome.js';
+import type { Prediction, Settlement } from '../model/early.js';
+import type { TargetReport } from '../model/run.js';
 
 const settled = (result: Settlement, words: string): NonNullable<Prediction['settled']> => ({
   result,

@@ -1,5 +1,6 @@
 /** Watch-based wait for one namespace to be gone, with a slow poll as a safety net. Reads the cluster only. */
-import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from '../kube/port.js';
+import type { Kube, NamespaceEvent, WatchHandle } from '../kube/port.js';
+import type { NamespaceState } from '../model/cluster.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { FeedTarget, NamespaceFeed } from './feed.js';

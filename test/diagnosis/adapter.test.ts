@@ -1,7 +1,7 @@
 import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
-import type { Finding } from '../../src/diagnosis/types.js';
-import type { NamespaceState } from '../../src/kube/port.js';
-import { FakeCluster, GVR, kialiStuck, metricsApiDown } from '../fake/index.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
+import { FakeCluster, GVR, kialiStuck, metricsApiDown } from '../fake-apiserver/index.js';
 import { FAST, connectKube, terminating } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };

@@ -2,7 +2,8 @@ import { parseConditions } from '../../src/diagnosis/conditions.js';
 import { parseDenials } from '../../src/diagnosis/denials.js';
 import { diagnose } from '../../src/diagnosis/index.js';
 import { admissionDenied } from '../../src/diagnosis/rules/admission-denied.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { Snapshot } from '../../src/diagnosis/types.js';
 import { conditions, namespace, snapshot, webhook } from './fixtures.js';
 
 /** Condition texts as kube-apiserver 1.20 wrote them (measured on the real control plane) and as current servers do. */

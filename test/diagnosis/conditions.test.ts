@@ -1,6 +1,6 @@
 import { parseConditions } from '../../src/diagnosis/conditions.js';
-import type { Condition } from '../../src/kube/port.js';
-import type { ParsedConditions } from '../../src/diagnosis/types.js';
+import type { Condition } from '../../src/model/cluster.js';
+import type { ParsedConditions } from '../../src/model/findings.js';
 import { conditions, TEXT } from './fixtures.js';
 
 const cond = (type: string, reason: string, message: string, status = 'True'): Condition => ({

@@ -1,6 +1,7 @@
 import { parseConditions } from '../../src/diagnosis/conditions.js';
 import { controllerConditions } from '../../src/diagnosis/rules/controller-conditions.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { Snapshot } from '../../src/diagnosis/types.js';
 import { TEXT, ago, conditions, namespace, snapshot } from './fixtures.js';
 
 interface Row {

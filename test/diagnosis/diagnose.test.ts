@@ -1,5 +1,5 @@
 import { diagnose, RULE_HELP, RULE_IDS, RULE_TABLE, takeSnapshot } from '../../src/diagnosis/index.js';
-import type { Finding } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
 import { RecordingReader } from './fake-reader.js';
 import {
   CONFIGMAPS,

@@ -1,14 +1,6 @@
 /** An in-memory Kube that records every call, pages like the API server and measures concurrency. */
-import type {
-  ApiResource,
-  Discovery,
-  Kube,
-  MetaPage,
-  NamespaceEvent,
-  NamespaceState,
-  ObjectMeta,
-  WatchHandle,
-} from '../../src/kube/port.js';
+import type { ApiResource, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
+import type { Discovery, Kube, MetaPage, NamespaceEvent, WatchHandle } from '../../src/kube/port.js';
 
 export interface Call {
   method: string;

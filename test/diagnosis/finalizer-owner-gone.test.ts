@@ -1,5 +1,6 @@
 import { finalizerOwnerGone } from '../../src/diagnosis/rules/finalizer-owner-gone.js';
-import type { Finding, Snapshot } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { Snapshot } from '../../src/diagnosis/types.js';
 import { CONFIGMAPS, PVCS, SERVICES, kialiCr, leftover, pod, snapshot, type, workload } from './fixtures.js';
 
 interface Row {

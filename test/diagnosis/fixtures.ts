@@ -1,16 +1,15 @@
 /** Snapshot builders with the shapes of the field reports (kiali CR, kubesphere namespace, metrics APIService). */
-import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../../src/kube/port.js';
+import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 import type {
   ApiServiceState,
-  Finding,
-  Leftover,
   NodeState,
   PodState,
   Snapshot,
   WebhookState,
   WorkloadState,
 } from '../../src/diagnosis/types.js';
-import { HEALTHY_CONDITIONS } from '../fake/conditions.js';
+import type { Finding, Leftover } from '../../src/model/findings.js';
+import { HEALTHY_CONDITIONS } from '../fake-apiserver/conditions.js';
 
 /** When every test snapshot is taken. */
 export const TAKEN_AT = '2026-11-20T10:00:00.000Z';

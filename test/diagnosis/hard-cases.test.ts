@@ -9,8 +9,14 @@ import { join } from 'node:path';
 import { planAnnotations } from '../../src/report/annotations.js';
 import { renderFixFirst } from '../../src/report/headline.js';
 import { renderSummary } from '../../src/report/markdown.js';
-import { conversionGone, leakedAcross, manyLeaked, ownedByRbac, policyDenies } from '../fake/index.js';
-import type { FakeCluster } from '../fake/index.js';
+import {
+  conversionGone,
+  leakedAcross,
+  manyLeaked,
+  ownedByRbac,
+  policyDenies,
+  type FakeCluster,
+} from '../fake-apiserver/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 
 /** The printed commands are pasted into the real kubectl where one is installed (CI installs it). */

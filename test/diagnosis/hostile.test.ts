@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { diagnose } from '../../src/diagnosis/index.js';
 import { shellQuote } from '../../src/diagnosis/shell.js';
 import { finalizeNamespaceCommand } from '../../src/diagnosis/remedy.js';
-import type { Finding } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
 import { KIALIS, conditions, leftover, namespace, snapshot } from './fixtures.js';
 
 /**

@@ -4,9 +4,9 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
-import type { Finding } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
 import { createKube, type KubeClient } from '../../src/kube/client.js';
-import type { NamespaceState } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import {
   FakeCluster,
   kialiStuck,
@@ -15,7 +15,7 @@ import {
   podOnDeadNode,
   pvcInUse,
   webhookBlocksDelete,
-} from '../fake/index.js';
+} from '../fake-apiserver/index.js';
 
 const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxMs: 200 };
 

@@ -1,5 +1,6 @@
 import { finalizerOwnerGone } from '../../src/diagnosis/rules/finalizer-owner-gone.js';
-import type { BindingState, Finding, LeaseState, RoleState, Snapshot } from '../../src/diagnosis/types.js';
+import type { BindingState, LeaseState, RoleState, Snapshot } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
 import { ago, leftover, snapshot, type, workload } from './fixtures.js';
 
 /** A finalizer, a type and a controller whose names share nothing: only RBAC and Leases can tie them. */

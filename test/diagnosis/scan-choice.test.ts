@@ -1,5 +1,5 @@
 /** The targeted scan: when the namespace controller's conditions are trusted, and each reason to fall back. */
-import type { Condition, NamespaceState, ObjectMeta } from '../../src/kube/port.js';
+import type { Condition, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 import { KubeError } from '../../src/kube/port.js';
 import type { FakeData } from './fake-reader.js';
 import { TEXT, ago, conditions, meta, namespace } from './fixtures.js';

@@ -4,7 +4,7 @@
  * findings.
  */
 import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
-import type { NamespaceState } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import {
   FakeCluster,
   GVR,
@@ -14,7 +14,7 @@ import {
   podOnDeadNode,
   pvcInUse,
   webhookBlocksDelete,
-} from '../fake/index.js';
+} from '../fake-apiserver/index.js';
 import { FAST, connectKube, terminating } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };

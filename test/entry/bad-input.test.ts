@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { runBundle } from '../helpers/harness.js';
 
 /** A port on 127.0.0.1 that nothing listens on. */

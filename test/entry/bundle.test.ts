@@ -1,4 +1,4 @@
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { FAST, runBundle } from '../helpers/harness.js';
 
 const KIALI = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };

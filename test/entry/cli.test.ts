@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeCluster, kialiStuck } from '../fake/index.js';
+import { FakeCluster, kialiStuck } from '../fake-apiserver/index.js';
 import { FAST } from '../helpers/harness.js';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

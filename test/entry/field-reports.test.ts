@@ -1,4 +1,4 @@
-import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown } from '../fake/index.js';
+import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown } from '../fake-apiserver/index.js';
 import { gfm } from '../helpers/gfm.js';
 import { FAST, runBundle, type BundleRun } from '../helpers/harness.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
 import { FAST, runBundle } from '../helpers/harness.js';
 

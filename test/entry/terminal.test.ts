@@ -1,4 +1,4 @@
-import type { FakeCluster } from '../fake/index.js';
+import type { FakeCluster } from '../fake-apiserver/index.js';
 import { cells } from '../../src/report/columns.js';
 import { hasTmux, inTmux, stuckCluster } from '../helpers/terminal.js';
 

@@ -1,11 +1,10 @@
-import type { AuditEntry } from '../../src/force/audit.js';
+import type { AuditEntry, Plan, ForcePolicy } from '../../src/model/force.js';
 import { executePlan } from '../../src/force/execute.js';
-import type { Plan } from '../../src/force/plan.js';
 import { KubeError } from '../../src/kube/port.js';
-import { decide, type ForcePolicy } from '../../src/force/policy.js';
+import { decide } from '../../src/force/policy.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
-import type { Finding } from '../../src/diagnosis/types.js';
-import type { NamespaceState } from '../../src/kube/port.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import { RecordingKube } from './fake-kube.js';
 import {
   DISCOVERY_FAILED,

@@ -1,14 +1,12 @@
 /** An in-memory Kube that records every call and applies API-server rules for the calls forcing makes. */
 import {
   KubeError,
-  type ApiResource,
   type Discovery,
   type Kube,
   type MetaPage,
-  type NamespaceState,
-  type ObjectMeta,
   type WatchHandle,
 } from '../../src/kube/port.js';
+import { type ApiResource, type NamespaceState, type ObjectMeta } from '../../src/model/cluster.js';
 
 type Res = Pick<ApiResource, 'group' | 'version' | 'resource'>;
 

@@ -1,8 +1,7 @@
 /** Namespaces and findings shaped like the field reports: kiali CR, kubesphere, dead metrics APIService, PVC. */
-import type { Finding, ForceTarget } from '../../src/diagnosis/types.js';
-import type { AuditEntry } from '../../src/force/audit.js';
-import type { ForcePolicy } from '../../src/force/policy.js';
-import type { NamespaceState, ObjectMeta } from '../../src/kube/port.js';
+import type { Finding, ForceTarget } from '../../src/model/findings.js';
+import type { AuditEntry, ForcePolicy } from '../../src/model/force.js';
+import type { NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 
 export const DELETED_AT = '2026-11-22T10:00:00.000Z';
 export const T0 = Date.parse(DELETED_AT);

@@ -1,5 +1,5 @@
-import type { RunReport } from '../../src/teardown/outcome.js';
-import { FakeCluster, GVR, claimOnLostNode, webhookBlocksCR } from '../fake/index.js';
+import type { RunReport } from '../../src/model/run.js';
+import { FakeCluster, GVR, claimOnLostNode, webhookBlocksCR } from '../fake-apiserver/index.js';
 import { forceRun, outside, targetOf as target, writeLines, writes } from '../helpers/cluster-state.js';
 import { FAST } from '../helpers/harness.js';
 

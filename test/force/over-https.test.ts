@@ -3,7 +3,14 @@ import { executePlan } from '../../src/force/execute.js';
 import { createKube } from '../../src/kube/client.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { decide } from '../../src/force/policy.js';
-import { FakeCluster, GVR, kialiStuck, kubesphereStuck, metricsApiDown, pvcInUse } from '../fake/index.js';
+import {
+  FakeCluster,
+  GVR,
+  kialiStuck,
+  kubesphereStuck,
+  metricsApiDown,
+  pvcInUse,
+} from '../fake-apiserver/index.js';
 import { forceRun, outside, targetOf as target, writes } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 import { KIALI_REMOVED } from './fixtures.js';

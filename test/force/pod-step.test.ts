@@ -1,5 +1,5 @@
 import { executePlan } from '../../src/force/execute.js';
-import type { Plan } from '../../src/force/plan.js';
+import type { Plan } from '../../src/model/force.js';
 import { decide } from '../../src/force/policy.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 import { RecordingKube } from './fake-kube.js';

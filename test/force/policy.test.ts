@@ -1,7 +1,7 @@
-import type { Finding, Leftover } from '../../src/diagnosis/types.js';
-import type { ForceStep, Decision, Plan } from '../../src/force/plan.js';
-import { decide, type ForcePolicy } from '../../src/force/policy.js';
-import type { NamespaceState } from '../../src/kube/port.js';
+import type { Finding, Leftover } from '../../src/model/findings.js';
+import type { ForceStep, Decision, Plan, ForcePolicy } from '../../src/model/force.js';
+import { decide } from '../../src/force/policy.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import {
   DISCOVERY_FAILED,
   MINUTE,

@@ -4,7 +4,7 @@ import { graphqlUrl } from '../../src/github/client.js';
 import { ACTIONS_BOT } from '../../src/github/identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
-import type { RunReport } from '../../src/teardown/outcome.js';
+import type { RunReport } from '../../src/model/run.js';
 import { API, beforeEachNock, client, github, TOKEN } from './helpers.js';
 
 const REPO = { owner: 'acme', repo: 'shop' };

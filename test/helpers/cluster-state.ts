@@ -1,6 +1,6 @@
 /** What a run changed in the fake cluster: its writes, and everything stored outside the target. */
-import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
-import type { FakeCluster, RequestRecord } from '../fake/index.js';
+import type { RunReport, TargetReport } from '../../src/model/run.js';
+import type { FakeCluster, RequestRecord } from '../fake-apiserver/index.js';
 import { runEngine } from './harness.js';
 
 /** A stored object as the fake's snapshot returns it. */

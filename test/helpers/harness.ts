@@ -5,13 +5,13 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKube, type KubeClient, type KubeClientOptions } from '../../src/kube/client.js';
-import type { NamespaceState } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import { clusterIdentity } from '../../src/kube/config.js';
-import type { RunReport } from '../../src/teardown/outcome.js';
+import type { RunReport } from '../../src/model/run.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { runTeardown } from '../../src/teardown/run.js';
 import { readSettings } from '../../src/settings/settings.js';
-import type { FakeCluster } from '../fake/index.js';
+import type { FakeCluster } from '../fake-apiserver/index.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { gfmProblems } from './gfm.js';
 

@@ -1,5 +1,5 @@
 /** Run reports built by hand for the renderers' tests: one base, each test overriding what it is about. */
-import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
+import type { RunReport, TargetReport } from '../../src/model/run.js';
 
 /** A target gone without trouble; `over` says what the test is about. */
 export function targetReport(name: string, over: Partial<TargetReport> = {}): TargetReport {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeCluster, GVR } from '../fake/index.js';
+import { FakeCluster, GVR } from '../fake-apiserver/index.js';
 import { FAST } from './harness.js';
 
 /** Whether tmux is installed. */

@@ -1,7 +1,7 @@
 /** Cancellation the way the runner does it: SIGINT (then SIGTERM) to the real bundle process. */
 import { jest } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { FAST, runBundle } from '../helpers/harness.js';
 
 jest.setTimeout(60_000);

@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { FAST, runBundle } from '../helpers/harness.js';
 import {
   execKubeconfig,

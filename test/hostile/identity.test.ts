@@ -1,5 +1,5 @@
 /** A server whose answers name other objects: only the targets are ever written, and success is observed. */
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { FAST, runBundle } from '../helpers/harness.js';
 
 const KIALI = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };

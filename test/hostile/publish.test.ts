@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { reportFileName } from '../../src/report/outputs.js';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { runBundle } from '../helpers/harness.js';
 
 describe('publishing survives runner faults (node dist/index.js)', () => {

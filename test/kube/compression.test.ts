@@ -9,7 +9,7 @@ import nock from 'nock';
 import { createKube, type KubeClient, type KubeClientOptions } from '../../src/kube/client.js';
 import { KubeError } from '../../src/kube/port.js';
 import { MAX_DECODED_BYTES } from '../../src/kube/transport.js';
-import { FakeCluster, type StartedCluster } from '../fake/index.js';
+import { FakeCluster, type StartedCluster } from '../fake-apiserver/index.js';
 import { api, testKube } from './fixtures.js';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };

@@ -1,6 +1,6 @@
 import type { KubeClient } from '../../src/kube/client.js';
 import { KubeError, type ObjectEvent } from '../../src/kube/port.js';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { connectKube } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'widgets.acme.io', version: 'v1', resource: 'widgets' };

@@ -1,5 +1,5 @@
-import { FakeCluster } from '../fake/index.js';
-import { FAST } from '../fake/testkit.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
+import { FAST } from '../fake-apiserver/testkit.js';
 import { admin, apply, createCRD, kubectl, uniqueName } from './kit.js';
 import { compare, type Observation } from './observe.js';
 import { probe, type ProbeNames } from './probes.js';
@@ -7,7 +7,7 @@ import { probe, type ProbeNames } from './probes.js';
 const WEBHOOK_SERVICE = { namespace: 'default', name: 'deny-delete-gone' };
 
 /**
- * Every difference the comparison may find, with its reason (also listed in test/fake/README.md). A difference
+ * Every difference the comparison may find, with its reason (also listed in test/fake-apiserver/README.md). A difference
  * not matched here fails the test; an entry that matches nothing fails it too, so the list stays true.
  */
 const KNOWN: { pattern: RegExp; reason: string }[] = [

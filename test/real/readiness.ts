@@ -1,6 +1,6 @@
 /** Readiness probes for each control-plane process, polled until they pass. */
-import type { StartedCluster } from '../fake/cluster.js';
-import { raw } from '../fake/testkit.js';
+import type { StartedCluster } from '../fake-apiserver/cluster.js';
+import { raw } from '../fake-apiserver/testkit.js';
 import { sleep } from './processes.js';
 
 interface Endpoints {

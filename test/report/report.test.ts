@@ -1,5 +1,5 @@
-import type { Finding } from '../../src/diagnosis/types.js';
-import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { RunReport, TargetReport } from '../../src/model/run.js';
 import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
 import { md, safeLog } from '../../src/report/escape.js';
 import { renderSummary } from '../../src/report/markdown.js';

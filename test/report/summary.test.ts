@@ -1,10 +1,9 @@
-import type { Finding } from '../../src/diagnosis/types.js';
-import type { AuditEntry } from '../../src/force/audit.js';
-import type { ForceStep, Plan } from '../../src/force/plan.js';
+import type { Finding } from '../../src/model/findings.js';
+import type { AuditEntry, ForceStep, Plan } from '../../src/model/force.js';
 import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
 import { COMMAND_WIDTH } from '../../src/report/commands.js';
 import { renderFixFirst, renderHeadline, renderSummary } from '../../src/report/markdown.js';
-import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
+import type { RunReport, TargetReport } from '../../src/model/run.js';
 import { gfm, gfmProblems } from '../helpers/gfm.js';
 import { runReport, targetReport } from '../helpers/reports.js';
 

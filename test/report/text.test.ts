@@ -1,7 +1,7 @@
-import type { Finding } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
 import { cells } from '../../src/report/columns.js';
 import { renderText } from '../../src/report/text.js';
-import type { RunReport, TargetReport } from '../../src/teardown/outcome.js';
+import type { RunReport, TargetReport } from '../../src/model/run.js';
 import { runReport, targetReport } from '../helpers/reports.js';
 
 const patch = (ns: string): string =>

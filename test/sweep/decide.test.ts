@@ -1,4 +1,4 @@
-import type { PullState } from '../../src/github/pulls.js';
+import type { PullState } from '../../src/model/pulls.js';
 import { decide, prNumberOf, type DecideInput, type DecideRules } from '../../src/sweep/decide.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');

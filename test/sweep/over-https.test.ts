@@ -6,8 +6,8 @@ import { createKube } from '../../src/kube/client.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
-import type { RunReport } from '../../src/teardown/outcome.js';
-import { FakeCluster } from '../fake/index.js';
+import type { RunReport } from '../../src/model/run.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import {
   API,
   askedNumbers,

@@ -1,8 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../src/kube/client.js';
-import type { RunReport } from '../../src/teardown/outcome.js';
-import { FakeCluster, GVR } from '../fake/index.js';
-import type { RequestRecord } from '../fake/index.js';
+import type { RunReport } from '../../src/model/run.js';
+import { FakeCluster, GVR, type RequestRecord } from '../fake-apiserver/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 import { renderSummary } from '../../src/report/markdown.js';
 

@@ -1,4 +1,4 @@
-import { FakeCluster, type KubeVersion } from '../fake/index.js';
+import { FakeCluster, type KubeVersion } from '../fake-apiserver/index.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../src/kube/client.js';
 import { readSettings } from '../../src/settings/settings.js';

@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../src/kube/client.js';
-import { FakeCluster } from '../fake/index.js';
+import { FakeCluster } from '../fake-apiserver/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 
 const KIALI = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };

@@ -1,5 +1,5 @@
 /** Inspector.run on a fake clock: when the slow diagnosis and the forcing pass happen, and that the wait's end stops it. */
-import type { NamespaceState } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import { Inspector, type InspectDeps } from '../../src/teardown/inspect.js';
 import { RecordingReader } from '../diagnosis/fake-reader.js';

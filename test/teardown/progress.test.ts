@@ -1,4 +1,5 @@
-import type { Kube, NamespaceState, WatchHandle } from '../../src/kube/port.js';
+import type { Kube, WatchHandle } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { formatDuration } from '../../src/shared/duration.js';
 import { RecordingLogger } from '../../src/shared/ports.js';

@@ -1,4 +1,5 @@
-import type { Kube, NamespaceEvent, NamespaceState, WatchHandle } from '../../src/kube/port.js';
+import type { Kube, NamespaceEvent, WatchHandle } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import { waitUntilGone } from '../../src/teardown/wait.js';
 import { FakeClock } from '../helpers/clock.js';

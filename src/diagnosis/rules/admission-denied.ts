@@ -1,6 +1,7 @@
 import { denialSource, parseDenials, type Denial } from '../denials.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, ParsedConditions, Snapshot, WebhookState } from '../types.js';
+import type { Evidence, Finding, ParsedConditions } from '../../model/findings.js';
+import type { Snapshot, WebhookState } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'admission-denied';

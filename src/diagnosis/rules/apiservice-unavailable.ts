@@ -2,7 +2,8 @@ import { compareText } from '../../shared/compare.js';
 import { READ_AREA } from '../paths.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
-import type { ApiServiceState, Evidence, Finding, ParsedConditions, Snapshot } from '../types.js';
+import type { ApiServiceState, Snapshot } from '../types.js';
+import type { Evidence, Finding, ParsedConditions } from '../../model/findings.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'apiservice-unavailable';

@@ -2,7 +2,8 @@ import { parseConversionError } from '../conversion-reads.js';
 import { hasDenial, parseDenials } from '../denials.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, ParsedConditions, Remedy, Snapshot, WebhookState } from '../types.js';
+import type { Evidence, Finding, ParsedConditions, Remedy } from '../../model/findings.js';
+import type { Snapshot, WebhookState } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'content-delete-refused';

@@ -2,7 +2,8 @@ import { formatSeconds } from '../../shared/duration.js';
 import { NAMESPACE_CONDITION_TYPES } from '../conditions.js';
 import { secondsBetween } from '../refs.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, ParsedConditions, Severity, Snapshot } from '../types.js';
+import type { Evidence, Finding, ParsedConditions, Severity } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'controller-conditions';

@@ -1,7 +1,8 @@
 import { count } from '../holders.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
-import type { ConversionState, Evidence, Finding, Snapshot } from '../types.js';
+import type { ConversionState, Snapshot } from '../types.js';
+import type { Evidence, Finding } from '../../model/findings.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'conversion-failed';

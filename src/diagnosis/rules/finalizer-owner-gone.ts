@@ -4,7 +4,8 @@ import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
 import { findOwner, heldBy } from '../owner.js';
 import { objectRef, resourceName, stampWithAge } from '../refs.js';
 import { forceFinalizersPolicy } from '../remedy.js';
-import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
+import type { Evidence, Finding, Leftover } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 import { verdictParts } from './owner-verdict.js';
 

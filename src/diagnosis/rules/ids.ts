@@ -1,4 +1,5 @@
-import type { Finding, ParsedConditions, Snapshot } from '../types.js';
+import type { Finding, ParsedConditions } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
 
 /** Every rule id, in the order the rules run. */
 export const RULE_IDS = [

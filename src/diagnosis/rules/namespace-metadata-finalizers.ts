@@ -1,6 +1,7 @@
 import { findOwner } from '../owner.js';
 import { forceFinalizersPolicy, patchNamespaceFinalizersCommand } from '../remedy.js';
-import type { Evidence, Finding, Snapshot } from '../types.js';
+import type { Evidence, Finding } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 import { verdictParts } from './owner-verdict.js';
 

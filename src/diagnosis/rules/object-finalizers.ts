@@ -4,7 +4,8 @@ import { objectTarget, waitingReason } from '../finalizers.js';
 import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
 import { objectRef, resourceName, secondsBetween, stampWithAge } from '../refs.js';
 import { forceFinalizersPolicy } from '../remedy.js';
-import type { Evidence, Finding, Leftover, Snapshot } from '../types.js';
+import type { Evidence, Finding, Leftover } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'object-finalizers';

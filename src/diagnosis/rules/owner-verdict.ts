@@ -1,6 +1,6 @@
 import { describeWorkload, ownerOf, type OwnerVerdict } from '../owner.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, Severity } from '../types.js';
+import type { Evidence, Finding, Severity } from '../../model/findings.js';
 
 /** The parts of a finding that follow from an owner verdict. */
 export interface VerdictParts {

@@ -4,7 +4,8 @@ import { remainingPods } from '../finalizers.js';
 import { secondsBetween } from '../refs.js';
 import { forceDeletePodCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, NodeState, PodState, Snapshot } from '../types.js';
+import type { Evidence, Finding } from '../../model/findings.js';
+import type { NodeState, PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'pods-not-terminating';

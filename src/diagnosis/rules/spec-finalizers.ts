@@ -1,6 +1,7 @@
 import { findOwner } from '../owner.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, finalizeNamespaceCommand } from '../remedy.js';
-import type { Finding, Snapshot } from '../types.js';
+import type { Finding } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 import { verdictParts } from './owner-verdict.js';
 

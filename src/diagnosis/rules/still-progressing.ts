@@ -2,7 +2,8 @@ import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
 import { objectRef, resourceName, secondsBetween } from '../refs.js';
 import { shellCommand } from '../shell.js';
-import type { Evidence, Finding, Leftover, ParsedConditions, PodState, Snapshot } from '../types.js';
+import type { Evidence, Finding, Leftover, ParsedConditions } from '../../model/findings.js';
+import type { PodState, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 
 const ID: RuleId = 'still-progressing';

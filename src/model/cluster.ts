@@ -1,0 +1,67 @@
+/** The cluster as the run sees it: namespaces, their conditions, object metadata, resource types, request cost. */
+
+/** A namespace status condition as the namespace controller writes it. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+/** The parts of a Namespace the engine reads. */
+export interface NamespaceState {
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  phase: string;
+  labels: Record<string, string>;
+  /** `metadata.finalizers`: removed by PATCH of the namespace. */
+  metadataFinalizers: string[];
+  /** `spec.finalizers`: removed only through the `/finalize` subresource. */
+  specFinalizers: string[];
+  conditions: Condition[];
+}
+
+/** An owner reference as stored on an object. */
+export interface OwnerRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** Object metadata as returned by a metadata-only (PartialObjectMetadata) list. */
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid: string;
+  resourceVersion: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  finalizers: string[];
+  ownerReferences: OwnerRef[];
+  labels: Record<string, string>;
+}
+
+/** A resource type found by discovery. `group` is "" for the core group. */
+export interface ApiResource {
+  group: string;
+  version: string;
+  /** Plural resource name, e.g. `configmaps`. */
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
+/** Requests sent and response body bytes received. */
+export interface Cost {
+  requests: number;
+  bytes: number;
+}

@@ -1,0 +1,109 @@
+/** The vocabulary of results: what happened to each target, and to the run. */
+import type { Finding, ScanChoice } from './findings.js';
+import type { AuditEntry, Plan, ForcePolicy } from './force.js';
+import type { Condition, Cost } from './cluster.js';
+import type { SweepReport } from './sweep.js';
+import type { CustomResourcesPhase, PreMortem } from './early.js';
+
+/**
+ * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
+ * - `already-gone`: did not exist when we looked (NotFound counts as done).
+ * - `recreated`: the old namespace went away and a new one (another UID) now has the name; left untouched.
+ * - `stuck`: still Terminating when the timeout ran out.
+ * - `active`: with `delete: false`, nobody deleted it before the timeout.
+ * - `refused`: matched by the selector but protected; never touched.
+ * - `forced`: gone, after forced changes the policy allowed (observed gone, not assumed).
+ * - `error`: a request about this namespace failed (403, 5xx after retries, unreachable, a malformed or
+ *   mismatched answer); `note` says why. The other targets went on.
+ */
+export type Outcome =
+  'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused' | 'forced' | 'error';
+
+/** Everything recorded for one target namespace. */
+export interface TargetReport {
+  name: string;
+  uid?: string;
+  outcome: Outcome;
+  /** The namespace's labels as last seen: they tell who owns it (a pull request, a team). */
+  labels?: Record<string, string>;
+  /** ISO times. */
+  requestedAt?: string;
+  goneAt?: string;
+  /** From the delete request (or the start of the wait) to gone. */
+  durationMs?: number;
+  /** How long it had been Terminating when the wait ended (for stuck ones). */
+  terminatingForMs?: number;
+  transitions: { phase: string; at: string }[];
+  conditions: Condition[];
+  recreatedUid?: string;
+  watchRestarts: { expired: number; reset: number };
+  findings: Finding[];
+  /** When and why the namespace was diagnosed. */
+  diagnosedBecause?: string;
+  /** Which namespace scan the diagnosis ran (targeted from the controller's conditions, or full) and why. */
+  scan?: ScanChoice;
+  /** What the last diagnosis could not read (403, timeout, a type that failed to list); findings say what it leaves unknown. */
+  unread?: { what: string; error: string }[];
+  /**
+   * The force plan (when force is not off and force-after was reached) and what was done: `plan` is the last pass's,
+   * `passes` every pass's in order (a pass that forced something is followed by another).
+   */
+  force?: { plan: Plan; passes?: Plan[]; audit: AuditEntry[] };
+  /** Foreseen from a read-only snapshot before the first DELETE (Active targets this run deleted), and whether it came true. */
+  preMortem?: PreMortem;
+  /** The custom resources deleted before the namespace, and what their controllers did. */
+  customResources?: CustomResourcesPhase;
+  note?: string;
+}
+
+export type RunResult = 'clean' | 'stuck' | 'forced' | 'error';
+
+/** The whole run: what the summary, annotations, outputs and JSON report are made from. */
+export interface RunReport {
+  version: 1;
+  context: RunContext;
+  startedAt: string;
+  finishedAt: string;
+  settings: {
+    delete: boolean;
+    timeout: string;
+    failOn: string;
+    selector?: string;
+    /** Absent in reports written before the scope existed (= `targets`). */
+    scope?: string;
+    namespaces: string[];
+    force: ForcePolicy;
+    teardownOrder?: string;
+  };
+  targets: TargetReport[];
+  result: RunResult;
+  /** Reasons the check fails, empty when it passes. */
+  failures: string[];
+  /** Set when SIGINT/SIGTERM stopped the run: the targets show the state so far. */
+  cancelled?: boolean;
+  /** A failure of the whole run (e.g. the selector's list failed): what is known is still reported. */
+  error?: string;
+  /** Cluster requests and bytes, when the adapter counts them. */
+  cost?: Cost;
+  /** What the sweep asked GitHub and decided, when it chose the targets. */
+  sweep?: SweepReport;
+}
+
+/** What the run is about, from the workflow context. */
+export interface RunContext {
+  repository?: string;
+  ref?: string;
+  sha?: string;
+  pullRequest?: { number: number; title?: string; url?: string };
+  runUrl?: string;
+  workflow?: string;
+  job?: string;
+  /** Which cluster: the kubeconfig context (when it has one) and the API server's host, never credentials. */
+  cluster?: ClusterIdentity;
+}
+
+/** The kubeconfig context and API server host a run talked to. */
+export interface ClusterIdentity {
+  context?: string;
+  server?: string;
+}
