@@ -1,26 +1,24 @@
 /** Wiring: read inputs, build the real adapters, run the teardown, publish. The one catch → setFailed. */
 import * as core from '@actions/core';
 import { ConfigError } from '../shared/errors.js';
-import { closeWithin, connect } from './connect.js';
-import type { KubeClient } from '../kube/client.js';
 import { explain } from '../kube/explain.js';
 import { cancelOnSignals } from './signals.js';
 import { CANCEL_BUDGET_MS } from './budgets.js';
 import { parentPort } from 'node:worker_threads';
 import type { EngineMessage, SupervisorMessage } from './supervise.js';
-import { readRunContext, serverUrlOf } from './context.js';
-import { lazyGitHub, runEngine } from './engine.js';
+import { pullRequestOf, readRunContext } from './context.js';
+import { lazyGitHub, runOnCluster } from './engine.js';
+import type { GitHubApi } from '../github/port.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import { breakCommands } from '../report/escape.js';
 import { publishRun } from '../report/publish.js';
-import { failedReport, runDeadline } from '../teardown/run.js';
+import { renderComment } from '../report/comment.js';
+import { failedReport } from '../teardown/run.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
 export { CANCEL_BUDGET_MS };
-/** How long closing the cluster connections may take before the result is published anyway. */
-const CLOSE_BUDGET_MS = 1_000;
 
 /** A Logger on @actions/core; every line is kept from forming a workflow command. */
 export const coreLogger: Logger = {
@@ -60,55 +58,50 @@ function onCancel(cancel: AbortController): () => void {
   return () => port.off('message', onMessage);
 }
 
-type Github = ReturnType<typeof lazyGitHub>;
-
+/** Run on the cluster; any failure after the inputs were accepted still makes a report. */
 async function teardown(
   settings: Settings,
   cancel: AbortController,
   started: number,
   context: RunContext,
-  github: Github,
+  github: () => Promise<GitHubApi>,
 ): Promise<RunReport> {
-  let kube: KubeClient | undefined;
+  // Exec plugins and auth providers make credentials at run time: mask each new one once.
+  const masked = new Set<string>();
+  const mask = (secret: string): void => {
+    if (masked.has(secret)) return;
+    masked.add(secret);
+    core.setSecret(secret);
+  };
+  const wiring = {
+    kubeconfig: settings.kubeconfig,
+    logger: coreLogger,
+    // A plugin's error output may hold what it read: the step log only (masked), never the summary or report.
+    pluginLog: (line: string) => coreLogger.info(line),
+    onSecret: mask,
+    signal: cancel.signal,
+    started,
+    github,
+    env: process.env,
+  };
+  const late = (): RunReport =>
+    failedReport(
+      settings,
+      context,
+      started,
+      'the run did not stop in time after cancellation',
+      true,
+      systemClock,
+    );
   try {
-    // Exec plugins and auth providers make credentials at run time: mask each new one once.
-    const masked = new Set<string>();
-    const mask = (secret: string): void => {
-      if (masked.has(secret)) return;
-      masked.add(secret);
-      core.setSecret(secret);
-    };
-    const connected = await connect(settings.kubeconfig, settings.context, {
-      deadline: runDeadline(started, settings.timeoutMs),
-      signal: cancel.signal,
-      onSecret: mask,
-      // A plugin's error output may hold what it read: the step log only (masked), never the summary or report.
-      log: (line) => coreLogger.info(line),
+    return await runOnCluster(settings, wiring, context, async (run) => {
+      const result = await Promise.race([run, budgetAfter(cancel.signal)]);
+      return result === 'late' ? late() : result;
     });
-    for (const secret of connected.secrets) mask(secret);
-    kube = connected.kube;
-    const { cluster } = connected;
-    const deps = {
-      kube,
-      logger: coreLogger,
-      clock: systemClock,
-      signal: cancel.signal,
-      github,
-      serverUrl: serverUrlOf(process.env),
-    };
-    const result = await Promise.race([
-      runEngine(settings, deps, { ...context, cluster }),
-      budgetAfter(cancel.signal),
-    ]);
-    if (result !== 'late') return result;
-    return failedReport(settings, context, started, 'the run did not stop in time after cancellation', true);
   } catch (error) {
     // A bad kubeconfig is bad input: one clear line, no result to report.
     if (error instanceof ConfigError) throw error;
-    return failedReport(settings, context, started, explain(error), cancel.signal.aborted);
-  } finally {
-    // Whatever ended the run: no credential plugin (or anything it started) outlives it.
-    await closeWithin(kube, CLOSE_BUDGET_MS);
+    return failedReport(settings, context, started, explain(error), cancel.signal.aborted, systemClock);
   }
 }
 
@@ -125,7 +118,9 @@ export async function run(): Promise<void> {
     const report = await teardown(settings, cancel, started, context, github);
     await publishRun(report, started);
     if (settings.prComment && !cancel.signal.aborted) {
-      await commentOnPullRequest(report, context, github, coreLogger);
+      const pr = pullRequestOf(context);
+      if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger);
+      else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');
     }
   } catch (error) {
     core.setFailed(breakCommands(explain(error)));

@@ -6,15 +6,11 @@ import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
-import type { KubeClient } from '../kube/client.js';
-import { closeWithin, connect } from './connect.js';
-import { serverUrlOf } from './context.js';
-import { lazyGitHub, runEngine } from './engine.js';
+import { lazyGitHub, runOnCluster } from './engine.js';
 import { explain } from '../kube/explain.js';
 import { chooseOutput, renderOutput } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus } from './status.js';
-import { runDeadline } from '../teardown/run.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
@@ -107,7 +103,6 @@ function parse(argv: string[]): { values: Record<string, string | boolean | stri
 export async function cli(argv: string[]): Promise<number> {
   const cancel = new AbortController();
   let release = (): void => undefined;
-  let kube: KubeClient | undefined;
   let stopStatus = (): void => undefined;
   try {
     const { values } = parse(argv);
@@ -134,28 +129,22 @@ export async function cli(argv: string[]): Promise<number> {
     const status = createStatus(process.stderr, process.env);
     stopStatus = status.done;
     release = onCancel(cancel, status.logger);
-    const connected = await connect(content, settings.context, {
-      deadline: runDeadline(systemClock.now(), settings.timeoutMs),
-      signal: cancel.signal,
-      // Shown above the status line: a plugin's failure must be readable where the message says it is.
-      log: (line) => status.logger.warning(line),
-      logName: 'the log on stderr',
-    });
-    kube = connected.kube;
-    const { cluster } = connected;
     const github = lazyGitHub(settings, process.env, systemClock, status.logger);
-    const report = await runEngine(
+    const report = await runOnCluster(
       settings,
       {
-        kube,
+        kubeconfig: content,
         logger: status.logger,
+        // Shown above the status line: a plugin's failure must be readable where the message says it is.
+        pluginLog: (line) => status.logger.warning(line),
+        pluginLogName: 'the log on stderr',
         onProgress: status.onProgress,
-        clock: systemClock,
         signal: cancel.signal,
+        started: systemClock.now(),
         github,
-        serverUrl: serverUrlOf(process.env),
+        env: process.env,
       },
-      { cluster },
+      {},
     );
     if (typeof values.report === 'string')
       writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
@@ -167,8 +156,6 @@ export async function cli(argv: string[]): Promise<number> {
     process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
     return error instanceof ConfigError ? 2 : 1;
   } finally {
-    // No credential plugin (or anything it started) outlives the command.
-    await closeWithin(kube, 1_000);
     stopStatus();
     release();
   }

@@ -1,5 +1,6 @@
 /** The workflow context from the runner's environment and event file, without loading @actions/github. */
 import { readFileSync } from 'node:fs';
+import type { PullRequestRef } from '../github/post-comment.js';
 import type { RunContext } from '../model/run.js';
 
 interface EventPayload {
@@ -37,4 +38,11 @@ export function readRunContext(env: NodeJS.ProcessEnv): RunContext {
     workflow: env.GITHUB_WORKFLOW || undefined,
     job: env.GITHUB_JOB || undefined,
   };
+}
+
+/** The pull request of the triggering event, when there is one and the repository is known. */
+export function pullRequestOf(context: RunContext): PullRequestRef | undefined {
+  const [owner, repo] = (context.repository ?? '').split('/');
+  const number = context.pullRequest?.number;
+  return number !== undefined && owner && repo ? { repo: { owner, repo }, number } : undefined;
 }

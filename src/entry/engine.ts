@@ -1,12 +1,21 @@
-/** Which engine runs: the sweep (targets chosen by asking GitHub) or the named targets and selector. */
+/**
+ * The engine's dependencies, assembled once for both entry points: the cluster adapter from the kubeconfig, the
+ * GitHub client built on first use, the clock, the logger and the cancel signal; then the sweep or the teardown.
+ */
 import { apiBaseUrl, createGitHub, graphqlUrl, type GitHubLimits } from '../github/client.js';
 import type { GitHubApi } from '../github/port.js';
+import type { KubeClient } from '../kube/client.js';
+import type { RunContext, RunReport } from '../model/run.js';
 import type { Settings } from '../settings/settings.js';
-import type { Clock, Logger } from '../shared/ports.js';
+import { systemClock, type Clock, type Logger } from '../shared/ports.js';
 import { runSweep } from '../sweep/run.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
-import type { RunContext, RunReport } from '../model/run.js';
-import { runTeardown } from '../teardown/run.js';
+import { runDeadline, runTeardown } from '../teardown/run.js';
+import { closeWithin, connect } from './connect.js';
+import { serverUrlOf } from './context.js';
+
+/** How long closing the cluster connections may take before the result is published anyway. */
+const CLOSE_BUDGET_MS = 1_000;
 
 /** One GitHub client per run, built on first use (so @actions/github loads only when needed). */
 export function lazyGitHub(
@@ -36,4 +45,58 @@ export async function runEngine(
 ): Promise<RunReport> {
   if (!settings.sweep) return runTeardown(settings, deps, context);
   return runSweep(settings, { ...deps, github: await deps.github() }, context);
+}
+
+/** What differs between the action and the CLI: where lines go, and what a credential plugin's output is. */
+export interface Wiring {
+  /** The kubeconfig's text; undefined = KUBECONFIG, ~/.kube/config or in-cluster. */
+  kubeconfig: string | undefined;
+  logger: Logger;
+  /** Where a credential plugin's error output goes (never the summary or the report), and its name in messages. */
+  pluginLog: (line: string) => void;
+  pluginLogName?: string;
+  /** Told about every credential made at run time (the action masks each). */
+  onSecret?: (secret: string) => void;
+  onProgress?: TeardownDeps['onProgress'];
+  signal: AbortSignal;
+  /** When the run started (the deadline counts from it). */
+  started: number;
+  github: () => Promise<GitHubApi>;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Connect to the cluster, run the engine, and close the connections (and every credential plugin) whatever
+ * happened, waiting at most a second. `race` lets the action give up on a run that does not stop after a cancel.
+ */
+export async function runOnCluster(
+  settings: Settings,
+  wiring: Wiring,
+  context: RunContext,
+  race: (run: Promise<RunReport>) => Promise<RunReport> = (run) => run,
+): Promise<RunReport> {
+  let kube: KubeClient | undefined;
+  try {
+    const connected = await connect(wiring.kubeconfig, settings.context, {
+      deadline: runDeadline(wiring.started, settings.timeoutMs),
+      signal: wiring.signal,
+      onSecret: wiring.onSecret,
+      log: wiring.pluginLog,
+      logName: wiring.pluginLogName,
+    });
+    for (const secret of connected.secrets) wiring.onSecret?.(secret);
+    kube = connected.kube;
+    const deps = {
+      kube,
+      logger: wiring.logger,
+      onProgress: wiring.onProgress,
+      clock: systemClock,
+      signal: wiring.signal,
+      github: wiring.github,
+      serverUrl: serverUrlOf(wiring.env),
+    };
+    return await race(runEngine(settings, deps, { ...context, cluster: connected.cluster }));
+  } finally {
+    await closeWithin(kube, CLOSE_BUDGET_MS);
+  }
 }

@@ -3,6 +3,8 @@ import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
 import { graphqlUrl } from '../../src/github/client.js';
 import { ACTIONS_BOT } from '../../src/github/identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
+import { pullRequestOf } from '../../src/entry/context.js';
+import { renderComment } from '../../src/report/comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import type { RunReport } from '../../src/model/run.js';
 import { API, beforeEachNock, client, github, TOKEN } from './helpers.js';
@@ -206,7 +208,12 @@ describe('the one PR comment', () => {
       .reply(201, { id: 1 });
     const logger = new RecordingLogger();
     github().get('/user').reply(200, { login: 'octo-deployer', type: 'User' });
-    await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT),
+      pullRequestOf(REPORT.context)!,
+      async () => api,
+      logger,
+    );
     // The summary's own headline and fix-first block.
     expect(posted).toContain('## ❌ Namespace teardown: 1 stuck of 1 namespace');
     expect(posted).toContain('**The check fails:**');
@@ -220,17 +227,13 @@ describe('the one PR comment', () => {
     ]);
   });
 
-  test('not a pull-request event: nothing is asked of GitHub', async () => {
-    const logger = new RecordingLogger();
-    let built = false;
-    await commentOnPullRequest(
-      REPORT,
-      { repository: 'acme/shop' },
-      async () => ((built = true), {} as never),
-      logger,
-    );
-    expect(built).toBe(false);
-    expect(logger.lines[0]).toMatch(/not triggered by a pull request/);
+  test('not a pull-request event, or no repository: there is no pull request to comment on', () => {
+    expect(pullRequestOf({ repository: 'acme/shop' })).toBeUndefined();
+    expect(pullRequestOf({ pullRequest: { number: 42 } })).toBeUndefined();
+    expect(pullRequestOf({ repository: 'acme/shop', pullRequest: { number: 42 } })).toEqual({
+      repo: { owner: 'acme', repo: 'shop' },
+      number: 42,
+    });
   });
 
   test('a GitHub failure other than 403/404 is a warning too', async () => {
@@ -238,7 +241,12 @@ describe('the one PR comment', () => {
     github().get('/user').reply(200, { login: 'octo-deployer' });
     github().get(COMMENTS).query(true).reply(500, { message: 'boom' });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT, REPORT.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT),
+      pullRequestOf(REPORT.context)!,
+      async () => api,
+      logger,
+    );
     expect(logger.lines.slice(1)).toEqual([
       expect.stringMatching(/^warning: pr-comment: not written: GitHub answered 500/),
     ]);
@@ -267,7 +275,12 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/111', (b: { body: string }) => ((patched = b.body), true))
       .reply(200, { id: 111 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT_42),
+      pullRequestOf(REPORT_42.context)!,
+      async () => api,
+      logger,
+    );
     expect(patched.split('\n')[0]).toBe(COMMENT_MARKER);
     expect(logger.lines).toEqual([
       `pr-comment: the token belongs to ${ACTIONS_BOT}; only its comments are looked at.`,
@@ -293,7 +306,12 @@ describe("the comment is found only among comments by the token's own identity",
       .post(COMMENTS)
       .reply(201, { id: 4, user: BOT });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT_42),
+      pullRequestOf(REPORT_42.context)!,
+      async () => api,
+      logger,
+    );
     expect(logger.lines.at(-1)).toBe('pr-comment: created comment 4');
     expect(logger.lines).toContain(
       'pr-comment: 3 comment(s) by others carry the marker; ignored, never edited.',
@@ -316,7 +334,12 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/108')
       .reply(200, { id: 108 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT_42),
+      pullRequestOf(REPORT_42.context)!,
+      async () => api,
+      logger,
+    );
     expect(logger.lines).toEqual([
       'pr-comment: the token belongs to Octo-Deployer; only its comments are looked at.',
       'pr-comment: 2 comment(s) by others carry the marker; ignored, never edited.',
@@ -339,7 +362,12 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/3')
       .reply(200, { id: 3 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT_42),
+      pullRequestOf(REPORT_42.context)!,
+      async () => api,
+      logger,
+    );
     expect(logger.lines.at(-1)).toBe('pr-comment: updated comment 3');
     scope.done();
   });
@@ -357,7 +385,12 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/3')
       .reply(200, { id: 3 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT_42),
+      pullRequestOf(REPORT_42.context)!,
+      async () => api,
+      logger,
+    );
     expect(logger.lines[0]).toBe(
       `pr-comment: GitHub did not say who the token belongs to; taking it for the workflow's token (${ACTIONS_BOT}).`,
     );
@@ -369,7 +402,12 @@ describe("the comment is found only among comments by the token's own identity",
     const { api } = await client();
     github().get('/user').reply(401, { message: 'Bad credentials' });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(REPORT_42, REPORT_42.context, async () => api, logger);
+    await commentOnPullRequest(
+      renderComment(REPORT_42),
+      pullRequestOf(REPORT_42.context)!,
+      async () => api,
+      logger,
+    );
     expect(logger.lines).toEqual([
       expect.stringMatching(/^warning: pr-comment: not written: GitHub answered 401/),
     ]);
