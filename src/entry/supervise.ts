@@ -94,6 +94,6 @@ async function publishFailure(error: string, cancelled: boolean, started: number
     import('../report/publish.js'),
   ]);
   const settings = readSettings((name) => core.getInput(name));
-  const report = failedReport(settings, readRunContext(process.env), started, error, cancelled);
+  const report = failedReport(settings, readRunContext(process.env), started, error, cancelled, systemClock);
   await publishRun(report, started);
 }

@@ -1,5 +1,6 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
 import { formatDuration } from '../shared/duration.js';
+import type { Clock } from '../shared/ports.js';
 import type { RunContext, RunReport, RunResult, TargetReport } from '../model/run.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
@@ -93,19 +94,23 @@ export function resultOf(targets: TargetReport[], runError?: string, cancelled =
   return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
 }
 
-/** The report of a run that failed as a whole (or did not stop in time when cancelled): no target is known. */
+/**
+ * The report of a run that failed as a whole (or did not stop in time when cancelled): no target is known. `clock`
+ * says when it finished, as it does for every other report.
+ */
 export function failedReport(
   settings: Settings,
   context: RunContext,
   started: number,
   error: string,
   cancelled: boolean,
+  clock: Clock,
 ): RunReport {
   return {
     version: 1,
     context,
     startedAt: new Date(started).toISOString(),
-    finishedAt: new Date().toISOString(),
+    finishedAt: new Date(clock.now()).toISOString(),
     settings: settingsOf(settings),
     targets: [],
     result: 'error',
