@@ -5,8 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { FakeCluster, type StartedCluster } from '../test/fake-apiserver/index.js';
-import { raw } from '../test/fake-apiserver/testkit.js';
+import { FakeCluster, type StartedCluster, raw } from '../test/fake-apiserver/index.js';
 import {
   BIG_FINALIZER,
   GADGET,

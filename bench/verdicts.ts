@@ -1,7 +1,6 @@
 /** The key figures and the pass/miss verdict of every target, from the raw results. Pure. */
 import { floorMs, RECIPE, type BigResult } from './big.js';
-import type { ManyResult, TeardownSample } from './many.js';
-import { RETRY_AFTER_SECONDS, targetsFor } from './many.js';
+import { type ManyResult, type TeardownSample, RETRY_AFTER_SECONDS, targetsFor } from './many.js';
 import { median, percentile } from './stats.js';
 import type { StartupResult } from './startup.js';
 

@@ -9,7 +9,7 @@ import type {
   WorkloadState,
 } from '../../src/diagnosis/types.js';
 import type { Finding, Leftover } from '../../src/model/findings.js';
-import { HEALTHY_CONDITIONS } from '../fake-apiserver/conditions.js';
+import { HEALTHY_CONDITIONS } from '../fake-apiserver/index.js';
 
 /** When every test snapshot is taken. */
 export const TAKEN_AT = '2026-11-20T10:00:00.000Z';

@@ -1,6 +1,7 @@
 /** Discovery, APIService status, metadata-only lists, Table and pagination (§6, §7, §9; checklist 23-26). */
 import { type StartedCluster, FakeCluster, GVR, metricsApiDown } from './index.js';
-import { type Loose, clients, raw, waitFor } from './testkit.js';
+import { type Loose, raw, waitFor } from './testkit.js';
+import { clients } from './clients.js';
 
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const META_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';

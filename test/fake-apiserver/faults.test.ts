@@ -1,6 +1,7 @@
 /** Auth, RBAC denials, throttling, fault injection, latency and the request log (§8; checklist 28). */
 import { type StartedCluster, CLIENT_USER, FakeCluster } from './index.js';
-import { type Loose, clients, raw, statusOf } from './testkit.js';
+import { type Loose, raw, statusOf } from './testkit.js';
+import { clients } from './clients.js';
 
 const cluster = new FakeCluster({ controller: { queueDelayMs: 600_000 } });
 let s: StartedCluster;

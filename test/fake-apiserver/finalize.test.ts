@@ -1,16 +1,8 @@
 /** /finalize, /status and PATCH semantics of namespaces (fact sheet §4, §5; checklist 9-15) over real HTTPS. */
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { type StartedCluster, FakeCluster } from './index.js';
-import {
-  type Loose,
-  clients,
-  deleteNamespace,
-  getNamespace,
-  raw,
-  sleep,
-  statusOf,
-  watch,
-} from './testkit.js';
+import { type Loose, deleteNamespace, getNamespace, raw, sleep, statusOf, watch } from './testkit.js';
+import { clients } from './clients.js';
 
 // The controller stays idle here: these tests look at the API server alone.
 const cluster = new FakeCluster({ controller: { queueDelayMs: 600_000 } });

@@ -1,7 +1,8 @@
 /** Generic object semantics (fact sheet §5; checklist 16): finalizers, graceful pods, PVC protection, GC. */
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { type StartedCluster, FakeCluster, GVR } from './index.js';
-import { type Loose, clients, raw, sleep, statusOf, waitFor } from './testkit.js';
+import { type Loose, raw, sleep, statusOf, waitFor } from './testkit.js';
+import { clients } from './clients.js';
 
 const cluster = new FakeCluster({ controller: { queueDelayMs: 600_000 } });
 let s: StartedCluster;

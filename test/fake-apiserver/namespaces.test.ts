@@ -1,7 +1,8 @@
 /** Namespace create/delete/lifecycle semantics (fact sheet §1, §2; checklist 1-8) over real HTTPS. */
 import { PatchStrategy } from '@kubernetes/client-node';
 import { type StartedCluster, FakeCluster } from './index.js';
-import { type Loose, clients, deleteNamespace, getNamespace, raw, sleep, watch } from './testkit.js';
+import { type Loose, deleteNamespace, getNamespace, raw, sleep, watch } from './testkit.js';
+import { clients } from './clients.js';
 
 // The controller stays idle here: these tests look at the API server alone.
 const cluster = new FakeCluster({ controller: { queueDelayMs: 600_000 } });

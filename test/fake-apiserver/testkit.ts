@@ -1,7 +1,6 @@
-/** Helpers for the fake server's own tests: raw HTTPS requests, watch streams, clients, polling. */
+/** Helpers for tests of and against the fake server: raw HTTPS requests, watch streams, polling. */
 import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import type { StartedCluster } from './cluster.js';
 
 /** Loosely typed JSON for assertions on server responses. */
@@ -141,13 +140,6 @@ export const deleteNamespace = (
   query = '',
   body?: unknown,
 ): Promise<RawResponse> => raw(s, 'DELETE', `/api/v1/namespaces/${name}${query}`, { body });
-
-/** client-node clients for a started fake. */
-export function clients(s: StartedCluster): { kc: KubeConfig; core: CoreV1Api; custom: CustomObjectsApi } {
-  const kc = new KubeConfig();
-  kc.loadFromString(s.kubeconfig);
-  return { kc, core: kc.makeApiClient(CoreV1Api), custom: kc.makeApiClient(CustomObjectsApi) };
-}
 
 /** Poll until `fn` returns a truthy value; fails after `timeoutMs`. */
 export async function waitFor<T>(

@@ -1,7 +1,8 @@
 /** Watch streams (§10; checklist 27): framing, DELETED RV, 410 Expired, bookmarks, timeouts, resets. */
 import { Watch } from '@kubernetes/client-node';
 import { type StartedCluster, FakeCluster, GVR } from './index.js';
-import { type Loose, clients, FAST, raw, sleep, waitFor, watch } from './testkit.js';
+import { type Loose, FAST, raw, sleep, waitFor, watch } from './testkit.js';
+import { clients } from './clients.js';
 
 const cluster = new FakeCluster({ controller: FAST, bookmarkIntervalMs: 100 });
 let s: StartedCluster;

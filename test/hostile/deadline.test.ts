@@ -3,8 +3,7 @@ import { jest } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeCluster } from '../fake-apiserver/index.js';
-import { silentServer } from '../fake-apiserver/silent.js';
+import { FakeCluster, silentServer } from '../fake-apiserver/index.js';
 import { FAST, runBundle } from '../helpers/harness.js';
 
 /** `timeout: 10s` may run 10 s + 5 s of grace; the rest is start-up and publishing on a shared machine. */

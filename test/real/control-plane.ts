@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { StartedCluster } from '../fake-apiserver/cluster.js';
+import type { StartedCluster } from '../fake-apiserver/index.js';
 import { generatePki } from './pki.js';
 import { freePort, startProcess, stopProcess, tail, type ProcessSpec } from './processes.js';
 import { waitReady } from './readiness.js';

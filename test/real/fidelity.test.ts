@@ -1,5 +1,4 @@
-import { FakeCluster } from '../fake-apiserver/index.js';
-import { FAST } from '../fake-apiserver/testkit.js';
+import { FakeCluster, FAST } from '../fake-apiserver/index.js';
 import { admin, apply, createCRD, kubectl, uniqueName } from './kit.js';
 import { compare, type Observation } from './observe.js';
 import { probe, type ProbeNames } from './probes.js';

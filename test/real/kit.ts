@@ -3,12 +3,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StartedCluster } from '../fake-apiserver/cluster.js';
-import { raw, waitFor, type Loose } from '../fake-apiserver/testkit.js';
+import { type StartedCluster, raw, waitFor, type Loose } from '../fake-apiserver/index.js';
 import { runBundle, type BundleRun } from '../helpers/harness.js';
 import { loadState, type ControlPlaneState } from './control-plane.js';
 
-export { raw, waitFor, watch, sleep, type Loose } from '../fake-apiserver/testkit.js';
+export { raw, waitFor, watch, sleep, type Loose } from '../fake-apiserver/index.js';
 export { restartApiServer } from './control-plane.js';
 
 let cached: ControlPlaneState | undefined;

@@ -1,5 +1,5 @@
 /** Reduce a server's answer to what the fidelity comparison looks at: status, kind, JSON shape and exact strings. */
-import type { Loose, RawResponse } from '../fake-apiserver/testkit.js';
+import type { Loose, RawResponse } from '../fake-apiserver/index.js';
 
 /** What one request returned, with values that differ by nature (names, UIDs, times) left out or normalized. */
 export interface Observation {

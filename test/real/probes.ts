@@ -1,7 +1,6 @@
 /** The same requests, in the same order, against any API server: what the fidelity comparison observes. */
 import { gunzipSync } from 'node:zlib';
-import type { StartedCluster } from '../fake-apiserver/cluster.js';
-import { raw, waitFor, watch, type Loose } from '../fake-apiserver/testkit.js';
+import { type StartedCluster, raw, waitFor, watch, type Loose } from '../fake-apiserver/index.js';
 import { observe, type Observation } from './observe.js';
 
 /** Names used on both servers (the same, so messages compare byte for byte). */

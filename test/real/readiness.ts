@@ -1,6 +1,5 @@
 /** Readiness probes for each control-plane process, polled until they pass. */
-import type { StartedCluster } from '../fake-apiserver/cluster.js';
-import { raw } from '../fake-apiserver/testkit.js';
+import { type StartedCluster, raw } from '../fake-apiserver/index.js';
 import { sleep } from './processes.js';
 
 interface Endpoints {
