@@ -1,15 +1,14 @@
 /** What one forced step's run shares with its kinds (pods, objects, the namespace): the port, the plan, the result. */
 import { enc, resourcePath } from '../kube/paths.js';
 import { KubeError, type Kube } from '../kube/port.js';
-import type { AuditResult, ForceStep, ObjectStep, Plan } from '../model/force.js';
+import type { ForceStep, ObjectStep, Plan, StepOutcome } from '../model/force.js';
 
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
-export interface StepResult {
-  result: AuditResult;
+export type StepResult = StepOutcome & {
   before: string[];
   after: string[];
   halt?: 'gone' | 'recreated';
-}
+};
 
 /** One step's run: the port, the plan, whether to write, and the writes sent. */
 export interface Run {

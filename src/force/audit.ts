@@ -1,5 +1,5 @@
 /** The force audit trail: one entry per executed step, and its log line. Pure. */
-import type { AuditResult, AuditEntry, ForceStep } from '../model/force.js';
+import type { AuditEntry, ForceStep, StepOutcome } from '../model/force.js';
 import { allowedByText } from './plan.js';
 import type { Logger } from '../shared/ports.js';
 
@@ -9,7 +9,14 @@ import type { Logger } from '../shared/ports.js';
  * last resort precisely when nothing else can finish the namespace, and its plan lists what stays in storage.
  */
 export function failed(entry: AuditEntry): boolean {
-  return entry.result.startsWith('failed: ');
+  return entry.result === 'failed';
+}
+
+/** `removed`, `skipped: not being deleted yet`, `failed: …`: a step's outcome in one line of the log and the summary. */
+export function resultText(o: StepOutcome): string {
+  if (o.result === 'skipped') return `skipped: ${o.why}`;
+  if (o.result === 'failed') return `failed: ${o.error}`;
+  return o.result;
 }
 
 /** Entries of one kind, type and result logged one by one; the rest are counted in one line. */
@@ -18,14 +25,14 @@ const LOGGED_EACH = 3;
 function logOne(logger: Logger, e: AuditEntry): void {
   const removing = e.allowed.map((r) => `${r.finalizer} (${allowedByText(r.allowedBy)})`).join(', ');
   const line = e.allowedBy
-    ? `${e.namespace}: ${e.object}: ${e.result} — delete with grace period 0 (${allowedByText(e.allowedBy)})`
-    : `${e.namespace}: ${e.object} ${e.field}: ${e.result} — remove ${removing}; after: [${e.after.join(', ')}]`;
+    ? `${e.namespace}: ${e.object}: ${resultText(e)} — delete with grace period 0 (${allowedByText(e.allowedBy)})`
+    : `${e.namespace}: ${e.object} ${e.field}: ${resultText(e)} — remove ${removing}; after: [${e.after.join(', ')}]`;
   if (failed(e)) logger.warning(line);
   else logger.info(line);
 }
 
 /** `failed`, `skipped: …` or the result itself: what entries are grouped by (a failure's text names its object). */
-const resultClass = (r: AuditResult): string => (r.startsWith('failed: ') ? 'failed' : r);
+const resultClass = (o: StepOutcome): string => (o.result === 'failed' ? 'failed' : resultText(o));
 
 /** `kialis.kiali.io` of `kialis.kiali.io/kiali`. */
 const typeOf = (object: string): string => object.slice(0, Math.max(0, object.lastIndexOf('/')));
@@ -37,7 +44,7 @@ const typeOf = (object: string): string => object.slice(0, Math.max(0, object.la
 export function logAudit(logger: Logger, audit: readonly AuditEntry[], steps: readonly ForceStep[]): void {
   const groups = new Map<string, number[]>();
   audit.forEach((e, i) => {
-    const key = `${e.step}\u0000${typeOf(e.object)}\u0000${resultClass(e.result)}`;
+    const key = `${e.step}\u0000${typeOf(e.object)}\u0000${resultClass(e)}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   for (const indexes of groups.values()) {
@@ -45,7 +52,7 @@ export function logAudit(logger: Logger, audit: readonly AuditEntry[], steps: re
     entries.slice(0, LOGGED_EACH).forEach((e) => logOne(logger, e));
     const first = entries[0]!;
     if (entries.length > LOGGED_EACH) {
-      const more = `${first.namespace}: … and ${entries.length - LOGGED_EACH} more ${typeOf(first.object)} ${first.field}: ${resultClass(first.result)}`;
+      const more = `${first.namespace}: … and ${entries.length - LOGGED_EACH} more ${typeOf(first.object)} ${first.field}: ${resultClass(first)}`;
       if (failed(first)) logger.warning(more);
       else logger.info(more);
     }

@@ -6,8 +6,8 @@
 import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
 import { isConflict, MAX_ATTEMPTS, without, type Run, type StepResult } from './attempt.js';
-import { failed, logAudit } from './audit.js';
-import type { AuditEntry, AuditResult, ForceStep, Plan } from '../model/force.js';
+import { failed, logAudit, resultText } from './audit.js';
+import type { AuditEntry, ForceStep, Plan, StepOutcome } from '../model/force.js';
 import { objectStep } from './object-step.js';
 import { podAttempt } from './pod-step.js';
 import type { Kube } from '../kube/port.js';
@@ -29,7 +29,8 @@ async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): 
   const finalize = step.kind === 'namespace-finalize';
   const before = finalize ? ns.specFinalizers : ns.metadataFinalizers;
   const after = without(before, step);
-  if (after.length === before.length) return { result: 'skipped: nothing left to remove', before, after };
+  if (after.length === before.length)
+    return { result: 'skipped', why: 'nothing left to remove', before, after };
   if (run.dryRun) return { result: 'dry-run', before, after };
   run.writes++;
   const guard = { uid: run.expectedUid, resourceVersion: ns.resourceVersion };
@@ -48,9 +49,11 @@ async function namespaceNow(run: Run): Promise<NamespaceState | 'gone' | 'recrea
 }
 
 function halted(step: ForceStep, halt: 'gone' | 'recreated'): StepResult {
-  const result =
-    halt === 'recreated' ? 'skipped: recreated' : isContent(step) ? 'skipped: namespace gone' : 'gone';
-  return { result, before: step.finalizers, after: step.finalizers, halt };
+  const kept = { before: step.finalizers, after: step.finalizers, halt };
+  if (halt === 'recreated') return { result: 'skipped', why: 'recreated', ...kept };
+  return isContent(step)
+    ? { result: 'skipped', why: 'namespace gone', ...kept }
+    : { result: 'gone', ...kept };
 }
 
 /** One attempt of a step; a namespace-level one reads the namespace first, a content one relies on the pass's read. */
@@ -71,16 +74,17 @@ async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
       const retry = isConflict(error) && n < MAX_ATTEMPTS && step.kind !== 'object-finalizers';
       if (retry) continue;
       const why = isConflict(error) ? `conflict after ${n} attempts: ${messageOf(error)}` : messageOf(error);
-      return { result: `failed: ${why}`, before: step.finalizers, after: step.finalizers };
+      return { result: 'failed', error: why, before: step.finalizers, after: step.finalizers };
     }
   }
 }
 
 /** The /finalize result when earlier writes failed: which ones, so the summary says what to fix. */
-function heldBack(failures: readonly AuditEntry[]): AuditResult {
-  const shown = failures.slice(0, 5).map((e) => `${e.object} (${e.result})`);
+function heldBack(failures: readonly AuditEntry[]): StepOutcome {
+  const shown = failures.slice(0, 5).map((e) => `${e.object} (${resultText(e)})`);
   const more = failures.length > 5 ? `; and ${failures.length - 5} more` : '';
-  return `skipped: held back because an earlier step failed, so /finalize would orphan more than planned: ${shown.join('; ')}${more}`;
+  const why = `held back because an earlier step failed, so /finalize would orphan more than planned: ${shown.join('; ')}${more}`;
+  return { result: 'skipped', why };
 }
 
 function entryOf(plan: Plan, step: ForceStep, r: StepResult, run: Run, clock: Clock): AuditEntry {
@@ -94,20 +98,30 @@ function entryOf(plan: Plan, step: ForceStep, r: StepResult, run: Run, clock: Cl
     after: r.after,
     allowed: step.remove,
     ...(step.kind === 'pod-delete' ? { allowedBy: step.allowedBy } : {}),
-    result: r.result,
+    ...outcomeOf(r),
     writes: run.writes,
   };
 }
 
+/** The outcome alone, without the finalizers and the halt that travel with it. */
+function outcomeOf(r: StepResult): StepOutcome {
+  if (r.result === 'skipped') return { result: r.result, why: r.why };
+  if (r.result === 'failed') return { result: r.result, error: r.error };
+  return { result: r.result };
+}
+
 /** The first read of the pass: the namespace must still be the planned one for any content step to run. */
-async function passStart(run: Run, steps: readonly ForceStep[]): Promise<StepResult['halt'] | string> {
+async function passStart(
+  run: Run,
+  steps: readonly ForceStep[],
+): Promise<StepResult['halt'] | Extract<StepOutcome, { result: 'failed' }>> {
   if (run.plan.uid !== run.expectedUid) return 'recreated';
   if (!steps.some(isContent)) return undefined;
   try {
     const ns = await namespaceNow(run);
     return typeof ns === 'string' ? ns : undefined;
   } catch (error) {
-    return `failed: reading namespace ${run.plan.namespace} failed: ${messageOf(error)}`;
+    return { result: 'failed', error: `reading namespace ${run.plan.namespace} failed: ${messageOf(error)}` };
   }
 }
 
@@ -125,16 +139,16 @@ export async function executePlan(
   const newRun = (): Run => ({ kube, plan, dryRun, expectedUid: opts.expectedUid, writes: 0 });
   const start = await passStart(newRun(), plan.steps);
   let halt: StepResult['halt'] = start === 'gone' || start === 'recreated' ? start : undefined;
-  const readFailed = start?.startsWith('failed: ') ? (start as AuditResult) : undefined;
+  const readFailed = typeof start === 'object' ? start : undefined;
   const audit: AuditEntry[] = [];
   const one = async (step: ForceStep): Promise<AuditEntry> => {
     const run = newRun();
     let r: StepResult;
     if (halt) r = halted(step, halt);
     else if (readFailed && isContent(step))
-      r = { result: readFailed, before: step.finalizers, after: step.finalizers };
+      r = { ...readFailed, before: step.finalizers, after: step.finalizers };
     else if (step.kind === 'namespace-finalize' && audit.some(failed))
-      r = { result: heldBack(audit.filter(failed)), before: step.finalizers, after: step.finalizers };
+      r = { ...heldBack(audit.filter(failed)), before: step.finalizers, after: step.finalizers };
     else r = await runStep(run, step);
     if (r.halt && !halt && !isContent(step)) halt = r.halt;
     return entryOf(plan, step, r, run, opts.clock);

@@ -23,11 +23,12 @@ const recreated = (e: unknown): boolean =>
 
 async function patch(run: Run, step: ObjectStep, seen: Seen): Promise<StepResult> {
   const before = seen.finalizers;
-  if (seen.uid !== step.uid) return { result: 'skipped: object recreated', before, after: before };
+  if (seen.uid !== step.uid) return { result: 'skipped', why: 'object recreated', before, after: before };
   // Removing a finalizer before its controller was asked to clean up would skip that cleanup entirely.
-  if (!seen.deleting) return { result: 'skipped: not being deleted yet', before, after: before };
+  if (!seen.deleting) return { result: 'skipped', why: 'not being deleted yet', before, after: before };
   const after = without(before, step);
-  if (after.length === before.length) return { result: 'skipped: nothing left to remove', before, after };
+  if (after.length === before.length)
+    return { result: 'skipped', why: 'nothing left to remove', before, after };
   if (run.dryRun) return { result: 'dry-run', before, after };
   run.writes++;
   const guard = { uid: step.uid, resourceVersion: seen.resourceVersion };
@@ -48,10 +49,10 @@ export async function objectStep(run: Run, step: ObjectStep): Promise<StepResult
       return await patch(run, step, seen);
     } catch (error) {
       const kept = { before: seen.finalizers, after: seen.finalizers };
-      if (recreated(error)) return { result: 'skipped: object recreated', ...kept };
+      if (recreated(error)) return { result: 'skipped', why: 'object recreated', ...kept };
       if (!isConflict(error)) throw error;
       if (n >= MAX_ATTEMPTS)
-        return { result: `failed: conflict after ${n} attempts: ${messageOf(error)}`, ...kept };
+        return { result: 'failed', error: `conflict after ${n} attempts: ${messageOf(error)}`, ...kept };
       const raw = await run.kube.getRaw(objectPath(step));
       if (raw === undefined) return { result: 'gone', before: seen.finalizers, after: [] };
       seen = freshMeta(raw);

@@ -29,11 +29,11 @@ export async function podAttempt(run: Run, step: PodDeleteStep): Promise<StepRes
   const finalizers = rec(rec(pod).metadata).finalizers;
   const kept = Array.isArray(finalizers) ? finalizers.filter((f): f is string => typeof f === 'string') : [];
   const stale = staleReason(step, pod);
-  if (stale) return { result: `skipped: ${stale}`, before: kept, after: kept };
+  if (stale) return { result: 'skipped', why: `${stale}`, before: kept, after: kept };
   // The node may have come back since the diagnosis: then its kubelet finishes the pod properly.
   const node = await run.kube.getRaw(`/api/v1/nodes/${enc(step.node)}`);
   if (node !== undefined && readyOf(node) === 'True') {
-    return { result: `skipped: node ${step.node} is Ready again`, before: kept, after: kept };
+    return { result: 'skipped', why: `node ${step.node} is Ready again`, before: kept, after: kept };
   }
   if (run.dryRun) return { result: 'dry-run', before: kept, after: kept };
   run.writes++;

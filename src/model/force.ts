@@ -108,12 +108,21 @@ export interface Plan {
   notes: string[];
 }
 
-/** What happened to one step. `gone` (NotFound) counts as done. */
-export type AuditResult =
-  'removed' | 'finalized' | 'deleted' | 'gone' | 'dry-run' | `skipped: ${string}` | `failed: ${string}`;
+/**
+ * How one step ended. `gone` (NotFound) counts as done; `skipped` says why the step was pointless or held back (the
+ * object is not being deleted yet, was recreated, the namespace is gone…), `failed` what refused or broke the write.
+ */
+export type StepOutcome =
+  | { result: 'removed' | 'finalized' | 'deleted' | 'gone' | 'dry-run' }
+  | { result: 'skipped'; why: string }
+  | { result: 'failed'; error: string };
 
-/** One line of the force audit trail. */
-export interface AuditEntry {
+export type AuditResult = StepOutcome['result'];
+
+/** One line of the force audit trail: what the step was, and how it ended. */
+export type AuditEntry = AuditFields & StepOutcome;
+
+export interface AuditFields {
   /** ISO time from the injected clock. */
   at: string;
   namespace: string;
@@ -128,7 +137,6 @@ export interface AuditEntry {
   allowed: Removal[];
   /** For a pod delete: the input that allowed it. */
   allowedBy?: AllowedBy;
-  result: AuditResult;
   /** Writes sent for this step (0 in dry-run and when skipped). */
   writes: number;
 }

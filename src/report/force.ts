@@ -1,5 +1,6 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
 import { objectLabel, allowedByText } from '../force/plan.js';
+import { resultText } from '../force/audit.js';
 import type { AuditEntry, Decision, ForceStep, Refusal } from '../model/force.js';
 import type { Finding } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';
@@ -44,15 +45,15 @@ const WOULD: Record<ForceStep['kind'], string> = {
 };
 
 function resultWords(step: ForceStep, entry: AuditEntry | undefined): string {
-  const r = entry?.result;
-  if (r === undefined) return '— not run';
+  if (entry === undefined) return '— not run';
+  const r = entry.result;
   if (r === 'removed') return '✅ removed';
   if (r === 'finalized') return '✅ finalized (PUT /finalize)';
   if (r === 'gone') return '✅ already gone';
   if (r === 'deleted') return '✅ deleted (grace period 0)';
   if (r === 'dry-run') return `🔍 ${WOULD[step.kind]}`;
-  if (r.startsWith('failed: ')) return `❌ **failed:** ${md(r.slice(8), 400)}`;
-  return `⏭️ ${md(r, 300)}`;
+  if (entry.result === 'failed') return `❌ **failed:** ${md(entry.error, 400)}`;
+  return `⏭️ ${md(resultText(entry), 300)}`;
 }
 
 /** The audit entry of each step, by object and field. */
@@ -112,8 +113,8 @@ function stepBlock(steps: readonly ForceStep[], entry: AuditEntry | undefined): 
 function groupSteps(steps: readonly ForceStep[], entries: Map<string, AuditEntry>): ForceStep[][] {
   const groups = new Map<string, ForceStep[]>();
   for (const step of steps) {
-    const r = entries.get(entryKey(step))?.result;
-    const result = r?.startsWith('failed: ') ? 'failed' : (r ?? '');
+    const entry = entries.get(entryKey(step));
+    const result = entry === undefined ? '' : entry.result === 'failed' ? 'failed' : resultText(entry);
     const key =
       step.kind === 'object-finalizers'
         ? [

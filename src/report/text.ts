@@ -1,5 +1,6 @@
 /** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
 import { styleText } from 'node:util';
+import { resultText } from '../force/audit.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
@@ -126,7 +127,7 @@ function forcingLines(report: RunReport, o: TextOptions): string[] {
     for (const a of t.force?.audit ?? []) {
       const removed = a.before.filter((f) => !a.after.includes(f));
       const what = a.field === 'pod' ? 'pod deleted' : `${a.field} −${removed.join(' −')}`;
-      lines.push(...wrap(`${t.name}: ${a.object} ${what} · ${a.result}`, o.width));
+      lines.push(...wrap(`${t.name}: ${a.object} ${what} · ${resultText(a)}`, o.width));
     }
   return lines.length ? ['Forcing', ...lines] : [];
 }

@@ -19,6 +19,7 @@ import {
   terminating,
   KIALI_REMOVED,
 } from './fixtures.js';
+import { resultText } from '../../src/force/audit.js';
 
 const NOW = T0 + 15 * MINUTE;
 const AT = new Date(NOW).toISOString();
@@ -61,7 +62,7 @@ function kialiCase(
 async function run(kube: RecordingKube, plan: Plan, dryRun = false, expectedUid = 'uid-ns') {
   const logger = new RecordingLogger();
   const audit = await executePlan(kube, plan, { dryRun, logger, clock, expectedUid });
-  return { audit, logger, results: audit.map((e) => `${e.object} ${e.field}: ${e.result}`) };
+  return { audit, logger, results: audit.map((e) => `${e.object} ${e.field}: ${resultText(e)}`) };
 }
 
 describe('executePlan', () => {

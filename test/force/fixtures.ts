@@ -1,6 +1,6 @@
 /** Namespaces and findings shaped like the field reports: kiali CR, kubesphere, dead metrics APIService, PVC. */
 import type { Finding, ForceTarget } from '../../src/model/findings.js';
-import type { AuditEntry, ForcePolicy } from '../../src/model/force.js';
+import type { AuditFields, ForcePolicy, StepOutcome } from '../../src/model/force.js';
 import type { NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 
 export const DELETED_AT = '2026-11-22T10:00:00.000Z';
@@ -176,7 +176,7 @@ export function suspectWebhookFinding(): Finding {
 }
 
 /** The audit of removing kiali.io/finalizer from the kiali CR as `kiali.io/*` allows, whatever its namespace. */
-export const KIALI_REMOVED: Omit<AuditEntry, 'at' | 'namespace' | 'step'> = {
+export const KIALI_REMOVED: Omit<AuditFields, 'at' | 'namespace' | 'step'> & StepOutcome = {
   object: 'kialis.kiali.io/kiali',
   field: 'metadata.finalizers',
   before: ['kiali.io/finalizer'],

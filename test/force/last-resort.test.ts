@@ -2,6 +2,7 @@ import type { RunReport } from '../../src/model/run.js';
 import { FakeCluster, GVR, claimOnLostNode, webhookBlocksCR } from '../fake-apiserver/index.js';
 import { forceRun, outside, targetOf as target, writeLines, writes } from '../helpers/cluster-state.js';
 import { FAST } from '../helpers/harness.js';
+import { resultText } from '../../src/force/audit.js';
 
 const orphansOf = (report: RunReport, name: string): string[] =>
   target(report, name).force!.plan.steps.flatMap((s) => (s.kind === 'namespace-finalize' ? s.orphans : []));
@@ -28,7 +29,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     // controller is absent, so the custom-resources phase left it to the namespace controller.
     expect(writeLines(cluster, s.namespace)).toEqual(['PUT /api/v1/namespaces/preview-1/finalize 200']);
     expect(t.customResources!.objects[0]!.left).toMatchObject({ reason: 'controller-absent' });
-    expect(t.force!.audit.map((a) => `${a.object} ${a.field}: ${a.result}`)).toEqual([
+    expect(t.force!.audit.map((a) => `${a.object} ${a.field}: ${resultText(a)}`)).toEqual([
       'kialis.kiali.io/kiali metadata.finalizers: skipped: not being deleted yet',
       'namespace/preview-1 spec.finalizers: finalized',
     ]);
@@ -55,7 +56,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('stuck');
     expect(writes(cluster, s.namespace)).toEqual([]);
-    expect(t.force!.audit.map((a) => [a.object, a.result, a.writes])).toEqual([
+    expect(t.force!.audit.map((a) => [a.object, resultText(a), a.writes])).toEqual([
       ['kialis.kiali.io/kiali', 'skipped: not being deleted yet', 0],
       ['namespace/preview-1', 'dry-run', 0],
     ]);
@@ -71,7 +72,7 @@ describe('the last resort and lost nodes, over real HTTPS', () => {
     const t = target(report, s.namespace);
     expect(t.outcome).toBe('forced');
     expect(writeLines(cluster, s.namespace)).toEqual(['PUT /api/v1/namespaces/preview-1/finalize 200']);
-    expect(t.force!.audit.map((a) => `${a.object}: ${a.result}`)).toEqual([
+    expect(t.force!.audit.map((a) => `${a.object}: ${resultText(a)}`)).toEqual([
       'persistentvolumeclaims/data: skipped: not being deleted yet',
       'namespace/preview-1: finalized',
     ]);

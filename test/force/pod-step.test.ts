@@ -4,6 +4,7 @@ import { decide } from '../../src/force/policy.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 import { RecordingKube } from './fake-kube.js';
 import { DELETED_AT, MINUTE, T0, lostPodFinding, meta, policy, terminating } from './fixtures.js';
+import { resultText } from '../../src/force/audit.js';
 
 const NOW = T0 + 15 * MINUTE;
 const clock: Clock = { now: () => NOW, sleep: async () => undefined };
@@ -89,7 +90,7 @@ describe('executePlan: pods on lost nodes', () => {
   test.each(skips)('never deletes when $name', async ({ given, result }) => {
     const { audit } = await run(given.kube, given.plan);
     expect(given.kube.writes).toEqual([]);
-    expect(audit.map((a) => [a.result, a.writes])).toEqual([[result, 0]]);
+    expect(audit.map((a) => [resultText(a), a.writes])).toEqual([[result, 0]]);
   });
 
   test('a node gone from the API: deleted', async () => {
@@ -112,7 +113,7 @@ describe('executePlan: pods on lost nodes', () => {
     kube.before('deletePod', () => kube.addRaw(POD, pod({ uid: 'uid-new' })));
     const { audit } = await run(kube, plan);
     expect(kube.writes).toEqual(['DELETE pod preview-42/web-0 grace=0 uid=uid-web-0']);
-    expect(audit.map((a) => a.result)).toEqual(['skipped: object recreated']);
+    expect(audit.map(resultText)).toEqual(['skipped: object recreated']);
     expect(kube.raws.has(POD)).toBe(true);
   });
 
@@ -137,7 +138,7 @@ describe('executePlan: pods on lost nodes', () => {
       throw new Error('pods "web-0" is forbidden: User "ci" cannot delete resource "pods"');
     });
     const { audit } = await run(kube, plan);
-    expect(audit.map((a) => a.result)).toEqual([
+    expect(audit.map(resultText)).toEqual([
       'failed: pods "web-0" is forbidden: User "ci" cannot delete resource "pods"',
       'skipped: held back because an earlier step failed, so /finalize would orphan more than planned: pods/web-0 (failed: pods "web-0" is forbidden: User "ci" cannot delete resource "pods")',
     ]);

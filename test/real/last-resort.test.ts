@@ -10,6 +10,7 @@ import {
   runAction,
   uniqueName,
 } from './kit.js';
+import { resultText } from '../../src/force/audit.js';
 
 const GROUP = 'lastresort.example.com';
 const minutesAgo = (n: number): string =>
@@ -56,7 +57,7 @@ describe('the last resort and lost nodes on the real server', () => {
       expect(run.outputs.result).toBe('forced');
       const t = run.report!.targets[0]!;
       expect(t.findings.map((f) => f.id)).toContain('content-delete-refused');
-      expect(t.force!.audit.map((a) => `${a.object}: ${a.result}`)).toEqual([
+      expect(t.force!.audit.map((a) => `${a.object}: ${resultText(a)}`)).toEqual([
         `gadgets.${GROUP}/g1: skipped: not being deleted yet`,
         `namespace/${ns}: finalized`,
       ]);

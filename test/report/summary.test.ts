@@ -1,5 +1,5 @@
 import type { Finding } from '../../src/model/findings.js';
-import type { AuditEntry, ForceStep, Plan } from '../../src/model/force.js';
+import type { AuditEntry, ForceStep, Plan, StepOutcome } from '../../src/model/force.js';
 import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
 import { COMMAND_WIDTH } from '../../src/report/commands.js';
 import { renderFixFirst, renderHeadline, renderSummary } from '../../src/report/markdown.js';
@@ -268,7 +268,7 @@ describe('size', () => {
   });
 });
 
-function forced(mode: 'on' | 'dry-run', results: AuditEntry['result'][]): TargetReport {
+function forced(mode: 'on' | 'dry-run', results: StepOutcome[]): TargetReport {
   const steps: ForceStep[] = [
     {
       kind: 'object-finalizers',
@@ -329,7 +329,7 @@ function forced(mode: 'on' | 'dry-run', results: AuditEntry['result'][]): Target
     before: s.finalizers,
     after: s.keep,
     allowed: s.remove,
-    result: results[i]!,
+    ...results[i]!,
     writes: 1,
   }));
   const api: Finding = {
@@ -341,7 +341,7 @@ function forced(mode: 'on' | 'dry-run', results: AuditEntry['result'][]): Target
     remedy: { commands: ['kubectl delete apiservice v1beta1.metrics.k8s.io'] },
     leaked: true,
   };
-  const done = results.every((r) => r === 'removed' || r === 'finalized');
+  const done = results.every((r) => r.result === 'removed' || r.result === 'finalized');
   return target('pr-1', {
     outcome: mode === 'on' && done ? 'forced' : 'stuck',
     findings: [api, ...leaked('pr-1')],
@@ -351,7 +351,7 @@ function forced(mode: 'on' | 'dry-run', results: AuditEntry['result'][]): Target
 
 describe('forcing reads like a plan or a diff', () => {
   test('forced: what was removed as a diff, the result, the policy line; resolved findings offer no patch', () => {
-    const t = forced('on', ['removed', 'finalized']);
+    const t = forced('on', [{ result: 'removed' }, { result: 'finalized' }]);
     const summary = renderSummary(report([t]));
     expect(summary).toContain(
       '**kialis.kiali.io/kiali** <code>metadata.finalizers</code> — ✅ removed · allowed by <code>force-finalizers&#58; kiali.io/&#42;</code>',
@@ -365,12 +365,19 @@ describe('forcing reads like a plan or a diff', () => {
   });
 
   test('dry-run says "would"; a skipped step lists no risk; a failed write shows its reason in the step line', () => {
-    const dry = renderSummary(report([forced('dry-run', ['dry-run', 'skipped: object recreated'])]));
+    const dry = renderSummary(
+      report([forced('dry-run', [{ result: 'dry-run' }, { result: 'skipped', why: 'object recreated' }])]),
+    );
     expect(dry).toContain('🔍 would remove');
     expect(dry).toContain('Would risk: skips kiali cleanup');
     expect(dry).not.toContain('content stays in storage');
     const failed = renderSummary(
-      report([forced('on', ['failed: 403 Forbidden: cannot patch kialis', 'skipped: not run'])]),
+      report([
+        forced('on', [
+          { result: 'failed', error: '403 Forbidden: cannot patch kialis' },
+          { result: 'skipped', why: 'not run' },
+        ]),
+      ]),
     );
     expect(failed).toMatch(
       /\*\*kialis\.kiali\.io\/kiali\*\* .* — ❌ \*\*failed:\*\* 403 Forbidden&#58; cannot patch kialis/,
