@@ -6,7 +6,7 @@ import { fixCommand, oneLineScript, withContext } from './commands.js';
 import { listNames } from './brief.js';
 import { safeLog, truncate } from './escape.js';
 import { resolvedByForce } from './force.js';
-import { predictionNotices } from './predictions.js';
+import { groupPredictions } from './predictions.js';
 
 export type Level = 'error' | 'warning' | 'notice';
 
@@ -27,6 +27,27 @@ export const PER_JOB_LIMIT = 50;
 function fixOf(f: Finding, context: string | undefined): string {
   const fix = fixCommand(f);
   return fix ? ` Fix: ${withContext(fix, context)}` : '';
+}
+
+/** One notice per certain hang (grouped over namespaces, as in the summary). */
+export function predictionNotices(report: RunReport): Annotation[] {
+  return groupPredictions(report)
+    .filter((g) => g.prediction.hang)
+    .map((g) => {
+      const list = g.namespaces.map((n) => n.name);
+      const shown = listNames(list, 5);
+      const results = new Map<string, number>();
+      for (const { p } of g.namespaces) {
+        const words = p.settled ? p.settled.words.replace(/ in [\d.]+ ?\w+$/, '') : 'cannot tell';
+        results.set(words, (results.get(words) ?? 0) + 1);
+      }
+      const after = [...results].map(([w, n]) => (results.size > 1 ? `${w} (${n})` : w)).join('; ');
+      return {
+        level: 'notice' as const,
+        title: `Predicted before deleting: ${shown} will hang`,
+        message: `${g.prediction.summary}. After the run: ${after}.`,
+      };
+    });
 }
 
 /** Needs a person: one annotation each (or each cause, when there are more than the error budget). */

@@ -4,7 +4,6 @@
  */
 import type { Prediction, Settlement } from '../model/early.js';
 import type { RunReport } from '../model/run.js';
-import type { Annotation } from './annotations.js';
 import { listNames } from './brief.js';
 import { md } from './escape.js';
 
@@ -78,25 +77,4 @@ export function renderPredictions(report: RunReport): string {
   });
   if (groups.length > MAX_LINES) lines.push(`- … and ${groups.length - MAX_LINES} more in the JSON report`);
   return ['### Predicted before deleting', '', ...lines].join('\n');
-}
-
-/** One notice per certain hang (grouped over namespaces, as in the summary). */
-export function predictionNotices(report: RunReport): Annotation[] {
-  return groupPredictions(report)
-    .filter((g) => g.prediction.hang)
-    .map((g) => {
-      const list = g.namespaces.map((n) => n.name);
-      const shown = listNames(list, 5);
-      const results = new Map<string, number>();
-      for (const { p } of g.namespaces) {
-        const words = p.settled ? p.settled.words.replace(/ in [\d.]+ ?\w+$/, '') : 'cannot tell';
-        results.set(words, (results.get(words) ?? 0) + 1);
-      }
-      const after = [...results].map(([w, n]) => (results.size > 1 ? `${w} (${n})` : w)).join('; ');
-      return {
-        level: 'notice' as const,
-        title: `Predicted before deleting: ${shown} will hang`,
-        message: `${g.prediction.summary}. After the run: ${after}.`,
-      };
-    });
 }

@@ -1,19 +1,11 @@
 /** DELETE and DELETE-collection with the generic registry's graceful-deletion and finalizer rules. */
+import type { DeleteOptions, JsonMap, KObj, OpContext, OpResult } from './types.js';
 import { callWebhooks, lifecycle } from './admission.js';
 import { badRequest, conflict, goQuote, invalid, methodNotAllowed, status } from './errors.js';
 import { clone, isoSeconds, isRecord, stableJson } from './meta.js';
 import { deleteNamespace } from './namespaces.js';
 import type { ObjectApi, Selectors } from './objects.js';
 import { type ResourceType, apiVersionOf, grOf } from './registry.js';
-import type { JsonMap, KObj, OpContext, OpResult } from './types.js';
-
-export interface DeleteOptions {
-  gracePeriodSeconds?: number;
-  propagationPolicy?: string;
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
-  dryRun: boolean;
-}
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
 

@@ -1,10 +1,9 @@
 /** The namespace REST Delete (pkg/registry/core/namespace/storage): the first DELETE only marks it. */
 import { conflict } from './errors.js';
 import { asRecord, clone, isoSeconds } from './meta.js';
-import type { DeleteOptions } from './delete.js';
+import type { DeleteOptions, KObj, OpContext, OpResult } from './types.js';
 import type { ObjectApi } from './objects.js';
 import type { ResourceType } from './registry.js';
-import type { KObj, OpContext, OpResult } from './types.js';
 
 type GenericDelete = (
   api: ObjectApi,

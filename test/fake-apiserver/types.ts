@@ -85,3 +85,11 @@ export interface OpResult {
   code: number;
   body: JsonMap;
 }
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun: boolean;
+}
