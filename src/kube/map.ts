@@ -110,23 +110,24 @@ export function continueOf(list: Obj): string | undefined {
   return str(rec(list.metadata).continue);
 }
 
-/** One line of a watch stream to a NamespaceEvent; undefined for lines that are not events. */
-export function parseWatchLine(line: string): NamespaceEvent | undefined {
+/** One line of a watch stream: a change with its object mapped by `map`, a BOOKMARK or an ERROR; else undefined. */
+function parseEventLine<C extends object>(
+  line: string,
+  map: (object: unknown) => C,
+): ({ type: 'ADDED' | 'MODIFIED' | 'DELETED' } & C) | ReturnType<typeof parseOtherEvent> {
   const e = rec(parseJson(line));
   const type = e.type;
-  if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
-    return { type, namespace: mapNamespace(e.object) };
+  if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') return { type, ...map(e.object) };
   return parseOtherEvent(e);
 }
 
+/** One line of a watch stream to a NamespaceEvent; undefined for lines that are not events. */
+export const parseWatchLine = (line: string): NamespaceEvent | undefined =>
+  parseEventLine(line, (o) => ({ namespace: mapNamespace(o) }));
+
 /** One line of a metadata-only watch stream to an ObjectEvent; undefined for lines that are not events. */
-export function parseObjectWatchLine(line: string): ObjectEvent | undefined {
-  const e = rec(parseJson(line));
-  const type = e.type;
-  if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
-    return { type, object: mapMeta(e.object) };
-  return parseOtherEvent(e);
-}
+export const parseObjectWatchLine = (line: string): ObjectEvent | undefined =>
+  parseEventLine(line, (o) => ({ object: mapMeta(o) }));
 
 /** BOOKMARK and ERROR events, alike on every watch. */
 function parseOtherEvent(

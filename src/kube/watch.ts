@@ -40,26 +40,28 @@ export class Watches {
     resourceVersion: string,
     onEvent: (e: NamespaceEvent) => void,
   ): Promise<WatchHandle> {
-    const req: Req = {
-      method: 'GET',
-      path: '/api/v1/namespaces',
-      query: { fieldSelector: `metadata.name=${name}`, ...this.query(resourceVersion) },
-      verb: 'watch',
-      resource: 'namespaces',
-    };
-    return this.start(req, `namespace "${name}"`, onEvent, (line) => parseWatchLine(line));
+    const query = { fieldSelector: `metadata.name=${name}`, ...this.query(resourceVersion) };
+    return this.namespaces(query, `namespace "${name}"`, onEvent);
   }
 
   /** Watch every namespace from `resourceVersion`: one stream however many targets wait. */
   watchAll(resourceVersion: string, onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle> {
+    return this.namespaces(this.query(resourceVersion), 'all namespaces', onEvent);
+  }
+
+  private namespaces(
+    query: Req['query'],
+    what: string,
+    onEvent: (e: NamespaceEvent) => void,
+  ): Promise<WatchHandle> {
     const req: Req = {
       method: 'GET',
       path: '/api/v1/namespaces',
-      query: this.query(resourceVersion),
+      query,
       verb: 'watch',
       resource: 'namespaces',
     };
-    return this.start(req, 'all namespaces', onEvent, (line) => parseWatchLine(line));
+    return this.start(req, what, onEvent, (line) => parseWatchLine(line));
   }
 
   /** Watch the objects of one type in one namespace, metadata only (PartialObjectMetadata), from `resourceVersion`. */

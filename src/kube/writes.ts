@@ -18,26 +18,26 @@ async function write<T extends string>(t: Transport, req: Req, ok: T): Promise<T
   throw statusError(res, req);
 }
 
+/** A DELETE with its DeleteOptions body: 2xx → `ok`, 404 → `gone`. */
+function deleteWith<T extends string>(
+  t: Transport,
+  target: { path: string; resource: string },
+  options: Record<string, unknown>,
+  ok: T,
+): Promise<T | 'gone'> {
+  const body = { kind: 'DeleteOptions', apiVersion: 'v1', ...options };
+  return write(t, { method: 'DELETE', ...target, body, verb: 'delete' }, ok);
+}
+
 /** DELETE a namespace with Background propagation, guarded by its UID when given. */
 export async function deleteNamespace(
   t: Transport,
   name: string,
   o?: { uid?: string },
 ): Promise<'requested' | 'gone'> {
-  const body: Record<string, unknown> = {
-    kind: 'DeleteOptions',
-    apiVersion: 'v1',
-    propagationPolicy: 'Background',
-  };
-  if (o?.uid) body.preconditions = { uid: o.uid };
-  const req: Req = {
-    method: 'DELETE',
-    path: `/api/v1/namespaces/${enc(name)}`,
-    body,
-    verb: 'delete',
-    resource: 'namespaces',
-  };
-  return write(t, req, 'requested');
+  const target = { path: `/api/v1/namespaces/${enc(name)}`, resource: 'namespaces' };
+  const guard = o?.uid ? { preconditions: { uid: o.uid } } : {};
+  return deleteWith(t, target, { propagationPolicy: 'Background', ...guard }, 'requested');
 }
 
 /** DELETE one namespaced object with Background propagation, only if it still has `uid`. */
@@ -48,19 +48,9 @@ export async function deleteObject(
   name: string,
   guard: { uid: string },
 ): Promise<'requested' | 'gone'> {
-  const req: Req = {
-    method: 'DELETE',
-    path: `${resourcePath(res, namespace)}/${enc(name)}`,
-    body: {
-      kind: 'DeleteOptions',
-      apiVersion: 'v1',
-      propagationPolicy: 'Background',
-      preconditions: { uid: guard.uid },
-    },
-    verb: 'delete',
-    resource: resourceName(res),
-  };
-  return write(t, req, 'requested');
+  const target = { path: `${resourcePath(res, namespace)}/${enc(name)}`, resource: resourceName(res) };
+  const options = { propagationPolicy: 'Background', preconditions: { uid: guard.uid } };
+  return deleteWith(t, target, options, 'requested');
 }
 
 /** DELETE a pod at once (`gracePeriodSeconds: 0`), only if it still has `uid`: no kubelet confirmation. */
@@ -70,14 +60,8 @@ export async function deletePod(
   name: string,
   uid: string,
 ): Promise<'deleted' | 'gone'> {
-  const req: Req = {
-    method: 'DELETE',
-    path: `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`,
-    body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid } },
-    verb: 'delete',
-    resource: 'pods',
-  };
-  return write(t, req, 'deleted');
+  const target = { path: `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`, resource: 'pods' };
+  return deleteWith(t, target, { gracePeriodSeconds: 0, preconditions: { uid } }, 'deleted');
 }
 
 /** Replace an object's `metadata.finalizers` with a merge patch guarded by uid and resourceVersion. */
