@@ -1,6 +1,6 @@
 /** The same engine behind a command line: flags named like the action's inputs, summary on stdout. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { safeLog } from '../report/escape.js';
 import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
@@ -63,35 +63,42 @@ function onCancel(cancel: AbortController, logger: Logger): () => void {
   );
 }
 
+/** Flags taking a value (named like the action's inputs), and those that are a switch. */
+const VALUE_FLAGS = [
+  'namespaces',
+  'selector',
+  'scope',
+  'kubeconfig',
+  'context',
+  'timeout',
+  'teardown-order',
+  'custom-resources-timeout',
+  'protected-namespaces',
+  'fail-on',
+  'force',
+  'force-after',
+  'sweep',
+  'sweep-pr-label',
+  'sweep-closed-for',
+  'sweep-max-age',
+  'sweep-repository',
+  'report',
+  'output',
+] as const;
+const SWITCHES = ['no-delete', 'force-finalize-namespace', 'help'] as const;
+
+const OPTIONS: ParseArgsConfig['options'] = {
+  ...Object.fromEntries(VALUE_FLAGS.map((f) => [f, { type: 'string' as const }])),
+  ...Object.fromEntries(SWITCHES.map((f) => [f, { type: 'boolean' as const }])),
+  // The only flag that may be given more than once.
+  'force-finalizers': { type: 'string', multiple: true },
+};
+
 function parse(argv: string[]): { values: Record<string, string | boolean | string[] | undefined> } {
   try {
     return parseArgs({
       args: argv,
-      options: {
-        namespaces: { type: 'string' },
-        selector: { type: 'string' },
-        scope: { type: 'string' },
-        kubeconfig: { type: 'string' },
-        context: { type: 'string' },
-        'no-delete': { type: 'boolean' },
-        timeout: { type: 'string' },
-        'teardown-order': { type: 'string' },
-        'custom-resources-timeout': { type: 'string' },
-        'protected-namespaces': { type: 'string' },
-        'fail-on': { type: 'string' },
-        force: { type: 'string' },
-        'force-after': { type: 'string' },
-        'force-finalizers': { type: 'string', multiple: true },
-        'force-finalize-namespace': { type: 'boolean' },
-        sweep: { type: 'string' },
-        'sweep-pr-label': { type: 'string' },
-        'sweep-closed-for': { type: 'string' },
-        'sweep-max-age': { type: 'string' },
-        'sweep-repository': { type: 'string' },
-        report: { type: 'string' },
-        output: { type: 'string' },
-        help: { type: 'boolean' },
-      },
+      options: OPTIONS,
       strict: true,
     });
   } catch (error) {
