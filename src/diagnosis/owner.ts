@@ -119,6 +119,12 @@ export function findOwner(
   );
   const { list, orphans } = candidates(s, finalizer, t, held);
   const via = (cs: Candidate[]): string[] => [...new Set(cs.flatMap((c) => c.via))];
+  // The workloads found, how sure the best match is, and how they were found.
+  const found = (cs: Candidate[]) => ({
+    workloads: cs.map((c) => c.w),
+    confidence: confidence(cs[0]!.score),
+    via: via(cs),
+  });
   const inside = list.filter((c) => c.w.namespace === s.namespace.name);
   const outside = list.filter((c) => c.w.namespace !== s.namespace.name);
   const running = outside.filter((c) => isRunning(c.w));
@@ -133,32 +139,14 @@ export function findOwner(
       via: [line, ...via(list)],
     };
   }
-  if (running[0])
-    return {
-      kind: 'running',
-      workloads: running.map((c) => c.w),
-      confidence: confidence(running[0].score),
-      via: via(running),
-    };
+  if (running[0]) return { kind: 'running', ...found(running) };
   if (inside[0]) {
     const clue = `${describeWorkload(inside[0].w)} lives in the namespace being deleted`;
-    return {
-      kind: 'deadlock',
-      workloads: inside.map((c) => c.w),
-      clue,
-      confidence: confidence(inside[0].score),
-      via: via(inside),
-    };
+    return { kind: 'deadlock', clue, ...found(inside) };
   }
   const lease = leasesNaming(s, t.primary).find((l) => l.fresh);
   if (lease) return { kind: 'running', workloads: [], confidence: 0.6, via: [describeLease(lease)] };
-  if (outside[0])
-    return {
-      kind: 'not-running',
-      workloads: outside.map((c) => c.w),
-      confidence: confidence(outside[0].score),
-      via: via(outside),
-    };
+  if (outside[0]) return { kind: 'not-running', ...found(outside) };
   if (orphans.length > 0) {
     const tokens = [...t.primary, ...t.secondary];
     return { kind: 'absent', tokens, confidence: 0.85, via: orphans, detail: orphans[0]! };

@@ -52,5 +52,25 @@ export function without(fresh: readonly string[], step: ForceStep): string[] {
   return fresh.filter((f) => !remove.has(f));
 }
 
+/**
+ * Remove the step's finalizers from `before` with `write`: nothing left to remove and dry-run write nothing; a write
+ * that finds the object gone counts as done.
+ */
+export async function removeFinalizers(
+  run: Run,
+  step: ForceStep,
+  before: string[],
+  write: (after: string[]) => Promise<string>,
+  done: 'removed' | 'finalized',
+): Promise<StepResult> {
+  const after = without(before, step);
+  if (after.length === before.length)
+    return { result: 'skipped', why: 'nothing left to remove', before, after };
+  if (run.dryRun) return { result: 'dry-run', before, after };
+  run.writes++;
+  if ((await write(after)) === 'gone') return { result: 'gone', before, after: [] };
+  return { result: done, before, after };
+}
+
 /** A 409: the object changed since it was read (or, for a namespace, its UID did). */
 export const isConflict = (e: unknown): boolean => e instanceof KubeError && e.code === 409;

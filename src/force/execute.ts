@@ -5,7 +5,7 @@
  */
 import { messageOf } from '../shared/errors.js';
 import { mapPool } from '../shared/pool.js';
-import { isConflict, MAX_ATTEMPTS, without, type Run, type StepResult } from './attempt.js';
+import { isConflict, MAX_ATTEMPTS, removeFinalizers, type Run, type StepResult } from './attempt.js';
 import { failed, logAudit, resultText } from './audit.js';
 import type { AuditEntry, ForceStep, Plan, StepOutcome } from '../model/force.js';
 import { objectStep } from './object-step.js';
@@ -28,17 +28,14 @@ const isContent = (step: ForceStep): boolean =>
 async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): Promise<StepResult> {
   const finalize = step.kind === 'namespace-finalize';
   const before = finalize ? ns.specFinalizers : ns.metadataFinalizers;
-  const after = without(before, step);
-  if (after.length === before.length)
-    return { result: 'skipped', why: 'nothing left to remove', before, after };
-  if (run.dryRun) return { result: 'dry-run', before, after };
-  run.writes++;
   const guard = { uid: run.expectedUid, resourceVersion: ns.resourceVersion };
-  const done = finalize
-    ? await run.kube.finalizeNamespace(ns.name, guard, after)
-    : await run.kube.patchFinalizers(NAMESPACES, undefined, ns.name, guard, after);
-  if (done === 'gone') return { result: 'gone', before, after: [], halt: 'gone' };
-  return { result: finalize ? 'finalized' : 'removed', before, after };
+  const write = (after: string[]): Promise<string> =>
+    finalize
+      ? run.kube.finalizeNamespace(ns.name, guard, after)
+      : run.kube.patchFinalizers(NAMESPACES, undefined, ns.name, guard, after);
+  const r = await removeFinalizers(run, step, before, write, finalize ? 'finalized' : 'removed');
+  // The namespace itself gone: no later step has anything to do.
+  return r.result === 'gone' ? { ...r, halt: 'gone' } : r;
 }
 
 /** The namespace now, or why nothing more may be done to it (gone, or another one holds the name). */

@@ -9,7 +9,7 @@ import {
   isConflict,
   MAX_ATTEMPTS,
   objectPath,
-  without,
+  removeFinalizers,
   type Run,
   type StepResult,
 } from './attempt.js';
@@ -26,14 +26,10 @@ async function patch(run: Run, step: ObjectStep, seen: Seen): Promise<StepResult
   if (seen.uid !== step.uid) return { result: 'skipped', why: 'object recreated', before, after: before };
   // Removing a finalizer before its controller was asked to clean up would skip that cleanup entirely.
   if (!seen.deleting) return { result: 'skipped', why: 'not being deleted yet', before, after: before };
-  const after = without(before, step);
-  if (after.length === before.length)
-    return { result: 'skipped', why: 'nothing left to remove', before, after };
-  if (run.dryRun) return { result: 'dry-run', before, after };
-  run.writes++;
   const guard = { uid: step.uid, resourceVersion: seen.resourceVersion };
-  const done = await run.kube.patchFinalizers(step.resource, step.namespace, step.name, guard, after);
-  return { result: done === 'gone' ? 'gone' : 'removed', before, after: done === 'gone' ? [] : after };
+  const write = (after: string[]): Promise<string> =>
+    run.kube.patchFinalizers(step.resource, step.namespace, step.name, guard, after);
+  return removeFinalizers(run, step, before, write, 'removed');
 }
 
 /** One object step: write from what the scan listed; on 409 read it again and decide again, bounded. */
