@@ -11,7 +11,7 @@ import { renderSweep } from './sweep.js';
 import { renderCustomResources } from './early.js';
 import { renderPredictions } from './predictions.js';
 import { ownerLabels } from './owners.js';
-import { conditionWords } from './words.js';
+import { conditionWords, OUTCOME_WORDS } from './words.js';
 
 export { conditionWords } from './words.js';
 export { renderFixFirst, renderHeadline } from './headline.js';
@@ -25,17 +25,6 @@ export const STILL_ROWS = 200;
 export const GONE_ROWS = 100;
 /** Names listed in the settings line; more are counted. */
 const SETTINGS_NAMES = 10;
-
-const OUTCOME_WORDS: Record<Outcome, string> = {
-  gone: '✅ gone',
-  'already-gone': '✅ already gone',
-  recreated: '♻️ recreated (new UID, untouched)',
-  stuck: '❌ stuck',
-  active: '⚠️ not deleted (still Active)',
-  refused: '⛔ refused (protected)',
-  forced: '⚠️ forced, then gone',
-  error: '❌ error',
-};
 
 const GONE: ReadonlySet<Outcome> = new Set<Outcome>(['gone', 'already-gone']);
 
@@ -56,7 +45,7 @@ function whyCell(t: TargetReport, causeNumber: Map<string, number>): string {
 
 function attentionRow(t: TargetReport, selector: string | undefined, causes: Map<string, number>): string {
   const time = t.terminatingForMs !== undefined ? ` · ${formatDuration(t.terminatingForMs)}` : '';
-  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome]}${time} | ${whyCell(t, causes)} |`;
+  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome].target}${time} | ${whyCell(t, causes)} |`;
 }
 
 /** Namespace → number of its cause in the fix-first block, for causes shared by several namespaces. */
@@ -82,7 +71,7 @@ function ownerLine(t: TargetReport, selector: string | undefined): string {
 
 function goneRow(t: TargetReport, selector: string | undefined): string {
   const took = t.durationMs !== undefined ? formatDuration(t.durationMs) : '';
-  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome]} | ${took} |`;
+  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome].target} | ${took} |`;
 }
 
 /** Adds text while it fits under the byte budget and counts what it had to leave out. */
@@ -182,7 +171,7 @@ export function renderSummary(
   for (const t of forcing)
     if (
       !b.add(
-        `#### ${md(t.name, 80)} — ${OUTCOME_WORDS[t.outcome]}\n\n${ownerLine(t, selector)}${renderForce(t)}`,
+        `#### ${md(t.name, 80)} — ${OUTCOME_WORDS[t.outcome].target}\n\n${ownerLine(t, selector)}${renderForce(t)}`,
       )
     )
       b.cut.push(`the forcing of ${md(t.name, 80)}`);

@@ -2,23 +2,13 @@
 import { formatDuration } from '../shared/duration.js';
 import type { SweepEntry, SweepReport } from '../model/sweep.js';
 import type { Outcome, RunReport } from '../model/run.js';
+import { OUTCOME_WORDS } from './words.js';
 import { md } from './escape.js';
 
 /** Above this many kept namespaces, their table is folded. */
 const FOLD_KEPT_OVER = 10;
 /** Rows of each table; the rest are counted (every entry is in the JSON report, `sweep.entries`). */
 const SWEEP_ROWS = 200;
-
-const WENT: Record<Outcome, string> = {
-  gone: '✅ went',
-  'already-gone': '✅ went (already gone)',
-  recreated: '♻️ recreated, untouched',
-  stuck: '❌ stuck',
-  active: '⚠️ not deleted',
-  refused: '⛔ protected, untouched',
-  forced: '⚠️ went after forcing',
-  error: '❌ error',
-};
 
 function pullCell(e: SweepEntry): string {
   if (e.pr === undefined) return e.label !== undefined ? `\`${md(e.label, 63)}\`` : '—';
@@ -36,7 +26,7 @@ function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<st
   if (e.protected) return '⛔ protected, untouched';
   if (mode === 'plan') return '🗑️ would go';
   const outcome = outcomes.get(e.namespace);
-  return outcome ? WENT[outcome] : 'chosen';
+  return outcome ? OUTCOME_WORDS[outcome].swept : 'chosen';
 }
 
 function table(entries: SweepEntry[], cell: (e: SweepEntry) => string, now: number): string {

@@ -1,5 +1,6 @@
-/** Plain words for what the namespace controller reports. Pure. */
+/** Plain words for what the namespace controller reports, and for each outcome. Pure. */
 import type { Condition } from '../model/cluster.js';
+import type { Outcome } from '../model/run.js';
 
 /** The failing conditions in plain words, or what the healthy ones say. */
 export function conditionWords(conditions: Condition[]): string {
@@ -7,3 +8,15 @@ export function conditionWords(conditions: Condition[]): string {
   if (failing.length > 0) return failing.map((c) => c.message!).join('; ');
   return conditions.length > 0 ? 'no failure reported by the namespace controller' : '';
 }
+
+/** An outcome in words: in the table of targets, and in the sweep's table of the namespaces it chose. */
+export const OUTCOME_WORDS: Record<Outcome, { target: string; swept: string }> = {
+  gone: { target: '✅ gone', swept: '✅ went' },
+  'already-gone': { target: '✅ already gone', swept: '✅ went (already gone)' },
+  recreated: { target: '♻️ recreated (new UID, untouched)', swept: '♻️ recreated, untouched' },
+  stuck: { target: '❌ stuck', swept: '❌ stuck' },
+  active: { target: '⚠️ not deleted (still Active)', swept: '⚠️ not deleted' },
+  refused: { target: '⛔ refused (protected)', swept: '⛔ protected, untouched' },
+  forced: { target: '⚠️ forced, then gone', swept: '⚠️ went after forcing' },
+  error: { target: '❌ error', swept: '❌ error' },
+};
