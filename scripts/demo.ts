@@ -1,24 +1,18 @@
 /** `npm run demo`: run the bundled action against the embedded fake cluster; one namespace hangs. */
-import { FakeCluster } from '../test/fake-apiserver/index.js';
+import { FakeCluster, GVR, addKialiCR, addKialiCRD } from '../test/fake-apiserver/index.js';
 import { runBundle } from '../test/helpers/harness.js';
 
 const cluster = new FakeCluster({
   controller: { queueDelayMs: 500, finalizerRecheckMs: 1_000, errorBackoffMaxMs: 2_000 },
 });
-cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+addKialiCRD(cluster);
 cluster.addNode('node-1', true);
 for (const name of ['preview-web', 'preview-api', 'preview-mesh']) {
   cluster.addNamespace(name, { labels: { 'preview.example.com/pr': '123' } });
-  cluster.addObject(
-    { group: '', version: 'v1', resource: 'configmaps' },
-    { metadata: { namespace: name, name: 'settings' }, data: { env: 'preview' } },
-  );
+  cluster.addObject(GVR.configmaps, { namespace: name, name: 'settings', data: { env: 'preview' } });
 }
 cluster.addPod('preview-api', 'api-0', { nodeName: 'node-1', graceSeconds: 1 });
-cluster.addObject(
-  { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' },
-  { metadata: { namespace: 'preview-mesh', name: 'kiali', finalizers: ['kiali.io/finalizer'] } },
-);
+addKialiCR(cluster, 'preview-mesh');
 
 const started = Date.now();
 const { kubeconfig } = await cluster.start();

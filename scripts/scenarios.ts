@@ -1,48 +1,39 @@
 /** Real runs of the engine against the embedded fake cluster, for the README pictures and size figures. */
 import {
+  FAST,
   FakeCluster,
-  GVR,
+  PREVIEW_OWNER_SELECTOR as SELECTOR,
+  addDeadMetricsApi,
+  addKialiCR,
+  addKialiCRD,
+  addPreview,
   conversionGone,
   leakedAcross,
   manyLeaked,
   ownedByRbac,
   policyDenies,
+  previewOwner,
 } from '../test/fake-apiserver/index.js';
 import { runEngine } from '../test/helpers/harness.js';
 import type { RunReport } from '../src/model/run.js';
 
-const FAST = { queueDelayMs: 20, finalizerRecheckMs: 60, errorBackoffMaxMs: 200 };
-const SELECTOR = 'preview.example.com/env=preview';
-
-/** Labels a preview namespace carries: what tells its owner. */
-function owner(pr: number, team = 'checkout'): Record<string, string> {
-  return { 'preview.example.com/env': 'preview', 'preview.example.com/pr': String(pr), team };
-}
-
-function addKiali(cluster: FakeCluster, namespace: string): void {
-  cluster.addObject(GVR.kialis, { namespace, name: 'kiali', finalizers: ['kiali.io/finalizer'] });
-}
-
-/** A preview namespace holding one ConfigMap. */
-function addPreview(cluster: FakeCluster, pr: number, team = 'checkout'): void {
-  const namespace = `preview-pr-${pr}`;
-  cluster.addNamespace(namespace, { labels: owner(pr, team) });
-  cluster.addObject(GVR.configmaps, { namespace, name: 'settings', data: {} });
-}
-
-/** metrics.k8s.io served by a Service that does not exist: discovery fails cluster-wide. */
-function addDeadMetricsApi(cluster: FakeCluster): void {
-  cluster.addAPIService({
-    group: 'metrics.k8s.io',
-    version: 'v1beta1',
-    service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
-    available: false,
-  });
-}
-
-function kialiCluster(): FakeCluster {
+/** Preview namespaces `preview-pr-<pr>`, each holding a Kiali CR whose finalizer leaked. */
+function stuckOnKiali(prs: number[]): FakeCluster {
   const cluster = new FakeCluster({ controller: FAST });
-  cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
+  addKialiCRD(cluster);
+  for (const pr of prs) {
+    cluster.addNamespace(`preview-pr-${pr}`, { labels: previewOwner(pr) });
+    addKialiCR(cluster, `preview-pr-${pr}`);
+  }
+  return cluster;
+}
+
+/** Pod `db-0` of preview-pr-123 on node-dead-1, which is NotReady. */
+function podOnDeadNode(): FakeCluster {
+  const cluster = new FakeCluster({ controller: FAST });
+  cluster.addNamespace('preview-pr-123', { labels: previewOwner(123) });
+  cluster.addNode('node-dead-1', false);
+  cluster.addPod('preview-pr-123', 'db-0', { nodeName: 'node-dead-1', graceSeconds: 30 });
   return cluster;
 }
 
@@ -58,24 +49,18 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'one-stuck',
     title: 'One namespace stuck on a leaked finalizer',
-    build: () => {
-      const cluster = kialiCluster();
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      addKiali(cluster, 'preview-pr-123');
-      return cluster;
-    },
+    build: () => stuckOnKiali([123]),
     inputs: { selector: SELECTOR, timeout: '3s' },
   },
   {
     name: 'forty',
     title: '40 namespaces, 10 stuck on the same leaked finalizer',
     build: () => {
-      const cluster = kialiCluster();
+      const cluster = new FakeCluster({ controller: FAST });
+      addKialiCRD(cluster);
       for (let i = 1; i <= 40; i++) {
-        const ns = `preview-pr-${100 + i}`;
-        cluster.addNamespace(ns, { labels: owner(100 + i, i % 2 ? 'checkout' : 'search') });
-        cluster.addObject(GVR.configmaps, { namespace: ns, name: 'settings', data: { a: 'b' } });
-        if (i % 4 === 0) addKiali(cluster, ns);
+        const ns = addPreview(cluster, 100 + i, i % 2 ? 'checkout' : 'search');
+        if (i % 4 === 0) addKialiCR(cluster, ns);
       }
       return cluster;
     },
@@ -85,9 +70,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'forced',
     title: 'Forced: the leaked finalizer removed by policy, then /finalize with a dead APIService',
     build: () => {
-      const cluster = kialiCluster();
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      addKiali(cluster, 'preview-pr-123');
+      const cluster = stuckOnKiali([123]);
       addPreview(cluster, 124, 'search');
       addDeadMetricsApi(cluster);
       return cluster;
@@ -104,12 +87,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'dry-run',
     title: 'Dry-run: what forcing would do',
-    build: () => {
-      const cluster = kialiCluster();
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      addKiali(cluster, 'preview-pr-123');
-      return cluster;
-    },
+    build: () => stuckOnKiali([123]),
     inputs: {
       selector: SELECTOR,
       timeout: '4s',
@@ -121,25 +99,13 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'dead-node',
     title: 'A pod on a dead node',
-    build: () => {
-      const cluster = new FakeCluster({ controller: FAST });
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      cluster.addNode('node-dead-1', false);
-      cluster.addPod('preview-pr-123', 'db-0', { nodeName: 'node-dead-1', graceSeconds: 30 });
-      return cluster;
-    },
+    build: podOnDeadNode,
     inputs: { selector: SELECTOR, timeout: '4s' },
   },
   {
     name: 'dead-node-forced',
     title: 'A pod on a dead node, deleted under force-delete-pods: lost-nodes',
-    build: () => {
-      const cluster = new FakeCluster({ controller: FAST });
-      cluster.addNamespace('preview-pr-123', { labels: owner(123) });
-      cluster.addNode('node-dead-1', false);
-      cluster.addPod('preview-pr-123', 'db-0', { nodeName: 'node-dead-1', graceSeconds: 30 });
-      return cluster;
-    },
+    build: podOnDeadNode,
     inputs: {
       selector: SELECTOR,
       timeout: '8s',

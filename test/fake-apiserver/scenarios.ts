@@ -40,8 +40,24 @@ export function cleanNamespaces(
   return { cluster, namespaces, selector: `${PREVIEW_LABEL.key}=${PREVIEW_LABEL.value}` };
 }
 
-/** The Kiali CRD and CR `kiali` holding `kiali.io/finalizer` in `namespace`. */
-function addKiali(cluster: FakeCluster, namespace: string, spec?: Record<string, unknown>): void {
+/** The labels of a pull request's preview namespace (environment, pull request, team): what tells its owner. */
+export function previewOwner(pr: number, team = 'checkout'): Record<string, string> {
+  return { 'preview.example.com/env': 'preview', 'preview.example.com/pr': String(pr), team };
+}
+
+/** `preview.example.com/env=preview`: selects every namespace `addPreview` makes. */
+export const PREVIEW_OWNER_SELECTOR = 'preview.example.com/env=preview';
+
+/** Namespace `preview-pr-<pr>` with the owner labels of pull request `pr`, holding one ConfigMap. */
+export function addPreview(cluster: FakeCluster, pr: number, team = 'checkout'): string {
+  const namespace = `preview-pr-${pr}`;
+  cluster.addNamespace(namespace, { labels: previewOwner(pr, team) });
+  cluster.addObject(GVR.configmaps, { namespace, name: 'settings', data: { a: 'b' } });
+  return namespace;
+}
+
+/** The Kiali CRD (once per cluster). */
+export function addKialiCRD(cluster: FakeCluster): void {
   cluster.addCRD({
     group: 'kiali.io',
     version: 'v1alpha1',
@@ -49,11 +65,25 @@ function addKiali(cluster: FakeCluster, namespace: string, spec?: Record<string,
     plural: 'kialis',
     namespaced: true,
   });
+}
+
+/** CR `kiali` holding `kiali.io/finalizer` in `namespace`; no kiali operator runs. */
+export function addKialiCR(cluster: FakeCluster, namespace: string, spec?: Record<string, unknown>): void {
   cluster.addObject(GVR.kialis, {
     namespace,
     name: 'kiali',
     finalizers: ['kiali.io/finalizer'],
     ...(spec ? { spec } : {}),
+  });
+}
+
+/** APIService v1beta1.metrics.k8s.io served by kube-system/metrics-server, which does not exist. */
+export function addDeadMetricsApi(cluster: FakeCluster): void {
+  cluster.addAPIService({
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
+    available: false,
   });
 }
 
@@ -68,7 +98,8 @@ export function kialiStuck(opts?: FakeClusterOptions): {
   const cluster = new FakeCluster(opts);
   const namespace = 'istio-system';
   cluster.addNamespace(namespace, { labels: previewLabels });
-  addKiali(cluster, namespace, { auth: { strategy: 'anonymous' }, deployment: { namespace } });
+  addKialiCRD(cluster);
+  addKialiCR(cluster, namespace, { auth: { strategy: 'anonymous' }, deployment: { namespace } });
   return { cluster, namespace, gvr: GVR.kialis, object: 'kiali', finalizer: 'kiali.io/finalizer' };
 }
 
@@ -100,12 +131,7 @@ export function metricsApiDown(opts?: FakeClusterOptions): {
   const namespace = 'preview-1';
   cluster.addNamespace(namespace, { labels: previewLabels });
   configMap(cluster, namespace);
-  cluster.addAPIService({
-    group: 'metrics.k8s.io',
-    version: 'v1beta1',
-    service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
-    available: false,
-  });
+  addDeadMetricsApi(cluster);
   return { cluster, namespace, apiService: 'v1beta1.metrics.k8s.io', groupVersion: 'metrics.k8s.io/v1beta1' };
 }
 
