@@ -12,7 +12,7 @@ import type { Options } from './args.js';
 import { measure, type Sample } from './measure.js';
 import { LEAKED_FINALIZER } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
-import type { Target } from './verdicts.js';
+import type { Target } from './stats.js';
 
 const NAMESPACE = 'preview-leaked';
 

@@ -13,7 +13,7 @@ import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import { FakeCluster } from '../test/fake-apiserver/index.js';
 import { FakeGitHub } from '../test/github/fake-github.js';
 import type { Options } from './args.js';
-import type { Target } from './verdicts.js';
+import type { Target } from './stats.js';
 
 const LABEL = 'preview.example.com/pr';
 const TOKEN = 'bench-token';

@@ -3,14 +3,19 @@
  * type) and a finalizer plugin's metadata-only pool scan (bench/pool-scan.ts). Measured in section 1 (a full scan:
  * the controller has written no conditions yet) and 1b (after its pass: our scan is targeted).
  */
-import type { KubeConfig } from '@kubernetes/client-node';
-import { median } from './stats.js';
-import type { Options } from './args.js';
-import { floorMs, KUBECTL, runRecipe, type BigResult, type KubectlSample, type OursSample } from './big.js';
 import { measure, type Sample } from './measure.js';
 import { poolScan, POOL, type PoolScanResult } from './pool-scan.js';
-import type { RemoteCluster } from './remote.js';
-import type { Target } from './verdicts.js';
+import {
+  floorMs,
+  inTurn,
+  NO_KUBECTL,
+  KUBECTL,
+  recipeOnFake,
+  type KubectlSample,
+  type OnFake,
+  type OursSample,
+} from './scan.js';
+import { median, ratio, shortMs as t, type Target } from './stats.js';
 
 export const RECIPE_ONE =
   'kubectl get $(kubectl api-resources --verbs=list --namespaced -o name | paste -sd, -) -n "$NS" --ignore-not-found --show-kind';
@@ -26,54 +31,36 @@ export interface PeerResult {
 }
 
 /** One run of each peer per run of the section, in turn. */
-export async function runPeers(
-  remote: RemoteCluster,
-  kc: KubeConfig,
-  kubeconfig: string,
-  namespace: string,
-  opts: Options,
-  log: (line: string) => void,
-): Promise<PeerResult> {
+export async function runPeers(f: OnFake): Promise<PeerResult> {
+  const { kc, namespace, log } = f;
   const result: PeerResult = {
     kubectlOne: [],
+    kubectlSkipped: KUBECTL ? undefined : NO_KUBECTL,
     pool: [],
     poolInfo: { types: 0, objects: 0, withFinalizers: 0, discovery: 0, pages: 0 },
   };
   await poolScan(kc, namespace); // warm-up, as ours has
-  const kubectlRuns = KUBECTL ? opts.kubectlRuns : 0;
-  if (!KUBECTL) result.kubectlSkipped = 'kubectl not found in /usr/bin or /usr/local/bin';
-  for (let run = 0; run < Math.max(opts.runs, kubectlRuns); run++) {
-    if (run < opts.runs) {
-      const m = await measure(remote, () => poolScan(kc, namespace));
+  await inTurn(
+    f.opts,
+    async () => {
+      const m = await measure(f.remote, () => poolScan(kc, namespace));
       result.pool.push(m.sample);
       result.poolInfo = m.value;
-    }
-    if (KUBECTL && run < kubectlRuns) {
-      const m = await measure(remote, () => runRecipe(kubeconfig, namespace, KUBECTL!, RECIPE_ONE));
-      if (m.value.code !== 0)
-        log(`peers: the one-process recipe exited ${m.value.code}: ${m.value.err.trim().split('\n').at(-1)}`);
-      result.kubectlOne.push({
-        ...m.sample,
-        clientBusyMs: NaN,
-        exitCode: m.value.code,
-        lines: m.value.out.split('\n').filter((l) => l.trim() !== '').length,
-        kubectlProcesses: 2,
-      });
-    }
-    log(
-      `peers (${namespace}): run ${run + 1}: pool scan ${Math.round(result.pool[run]?.wallMs ?? NaN)} ms` +
-        (result.kubectlOne[run]
-          ? `, one-process recipe ${Math.round(result.kubectlOne[run]!.wallMs)} ms`
-          : ''),
-    );
-  }
+    },
+    async (kubectl) => void result.kubectlOne.push(await recipeOnFake(f, kubectl, RECIPE_ONE, 2)),
+    (run) =>
+      log(
+        `peers (${namespace}): run ${run + 1}: pool scan ${Math.round(result.pool[run]?.wallMs ?? NaN)} ms` +
+          (result.kubectlOne[run]
+            ? `, one-process recipe ${Math.round(result.kubectlOne[run]!.wallMs)} ms`
+            : ''),
+      ),
+  );
   return result;
 }
 
 const wall = (xs: readonly Sample[]): number => median(xs.map((s) => s.wallMs));
 const reqs = (xs: readonly Sample[]): number => median(xs.map((s) => s.requests));
-const x = (v: number): string => (v >= 10 ? `${v.toFixed(1)}×` : `${v.toFixed(2)}×`);
-const t = (v: number): string => (v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`);
 
 /** What bounds a ratio that misses its goal, from the figures of the run. */
 function bound(ours: readonly OursSample[], peers: PeerResult, kubectl: boolean, floorMs: number): string {
@@ -89,37 +76,39 @@ function bound(ours: readonly OursSample[], peers: PeerResult, kubectl: boolean,
   );
 }
 
-/** The four targets: both peers, in both states of the namespace. */
+/** Both peers' targets in one state of the namespace (`stuck`: after the controller's pass). */
 export function peerTargets(
-  states: { label: string; ours: readonly OursSample[]; peers?: PeerResult; floorMs: number }[],
+  label: 'full' | 'stuck',
+  ours: readonly OursSample[],
+  latencyMs: number,
+  peers?: PeerResult,
 ): Target[] {
-  return states.flatMap(({ label, ours, peers, floorMs }) => {
-    if (!peers) return [];
-    const o = wall(ours);
-    const k = peers.kubectlOne.length ? wall(peers.kubectlOne) / o : NaN;
-    const p = wall(peers.pool) / o;
-    return [
-      {
-        id: `peer-kubectl-${label}`,
-        name: `Big namespace${label === 'stuck' ? ' after the controller pass' : ''}: ours vs the one-process kubectl recipe`,
-        goal: `≥ ${KUBECTL_GOAL}× faster`,
-        pass: peers.kubectlOne.length ? k >= KUBECTL_GOAL : undefined,
-        measured: peers.kubectlOne.length
-          ? `${x(k)} (${t(wall(peers.kubectlOne))} vs ${t(o)})` +
-            (k >= KUBECTL_GOAL ? '' : bound(ours, peers, true, floorMs))
-          : `not measured: ${peers.kubectlSkipped ?? '--kubectl-runs 0'}`,
-      },
-      {
-        id: `peer-pool-${label}`,
-        name: `Big namespace${label === 'stuck' ? ' after the controller pass' : ''}: ours vs a metadata-only pool scan (no targeting, legacy discovery)`,
-        goal: `≥ ${POOL_GOAL}× faster`,
-        pass: p >= POOL_GOAL,
-        measured:
-          `${x(p)} (${t(wall(peers.pool))} vs ${t(o)}; ${reqs(peers.pool)} vs ${reqs(ours)} requests)` +
-          (p >= POOL_GOAL ? '' : bound(ours, peers, false, floorMs)),
-      },
-    ];
-  });
+  if (!peers) return [];
+  const floor = floorMs(ours[0]!.shape, latencyMs);
+  const o = wall(ours);
+  const k = peers.kubectlOne.length ? wall(peers.kubectlOne) / o : NaN;
+  const p = wall(peers.pool) / o;
+  return [
+    {
+      id: `peer-kubectl-${label}`,
+      name: `Big namespace${label === 'stuck' ? ' after the controller pass' : ''}: ours vs the one-process kubectl recipe`,
+      goal: `≥ ${KUBECTL_GOAL}× faster`,
+      pass: peers.kubectlOne.length ? k >= KUBECTL_GOAL : undefined,
+      measured: peers.kubectlOne.length
+        ? `${ratio(k)} (${t(wall(peers.kubectlOne))} vs ${t(o)})` +
+          (k >= KUBECTL_GOAL ? '' : bound(ours, peers, true, floor))
+        : `not measured: ${peers.kubectlSkipped ?? '--kubectl-runs 0'}`,
+    },
+    {
+      id: `peer-pool-${label}`,
+      name: `Big namespace${label === 'stuck' ? ' after the controller pass' : ''}: ours vs a metadata-only pool scan (no targeting, legacy discovery)`,
+      goal: `≥ ${POOL_GOAL}× faster`,
+      pass: p >= POOL_GOAL,
+      measured:
+        `${ratio(p)} (${t(wall(peers.pool))} vs ${t(o)}; ${reqs(peers.pool)} vs ${reqs(ours)} requests)` +
+        (p >= POOL_GOAL ? '' : bound(ours, peers, false, floor)),
+    },
+  ];
 }
 
 /** The peers' bullets under a section's table. */
@@ -133,52 +122,4 @@ export function peerNotes(peers: PeerResult): string {
   at a time, over one keep-alive agent with gzip; no targeting, no diagnosis: ${peers.poolInfo.discovery} discovery requests and
   ${peers.poolInfo.pages} LIST pages. It found ${peers.poolInfo.objects} objects,
   ${peers.poolInfo.withFinalizers} with finalizers.`;
-}
-
-/** The targets of both states of the big namespace. */
-export function bigPeerTargets(big: BigResult): Target[] {
-  const stuck = big.stuck;
-  return peerTargets([
-    { label: 'full', ours: big.ours, peers: big.peers, floorMs: floorMs(big.ours[0]!.shape, big.latencyMs) },
-    ...(stuck
-      ? [
-          {
-            label: 'stuck',
-            ours: stuck.targeted,
-            peers: stuck.peers,
-            floorMs: floorMs(stuck.targeted[0]!.shape, big.latencyMs),
-          },
-        ]
-      : []),
-  ]);
-}
-
-/** `--only big`: the peers' rows of sections 1 and 1b, with the rows they sit beside. */
-export function renderPeers(big: BigResult): string {
-  const row = (name: string, xs: readonly Sample[], oursMs: number): string =>
-    `| ${name} | ${t(wall(xs))} | ${reqs(xs)} | ${(median(xs.map((s) => s.bytes)) / 1024).toFixed(1)} KiB (${(median(xs.map((s) => s.bodyBytes)) / 1024).toFixed(1)} KiB decoded) | ${x(wall(xs) / oursMs)} |`;
-  const table = (
-    title: string,
-    ours: readonly OursSample[],
-    peers: PeerResult | undefined,
-    kubectl: readonly Sample[],
-  ): string => {
-    const o = wall(ours);
-    const rows = [row('ours', ours, o)];
-    if (peers?.kubectlOne.length) rows.push(row('one-process kubectl recipe', peers.kubectlOne, o));
-    if (peers) rows.push(row('metadata-only pool scan', peers.pool, o));
-    if (kubectl.length) rows.push(row('kubectl recipe, one process per type', kubectl, o));
-    return `### ${title}\n\n| Approach | Wall time | Requests | Bytes on the wire | Time vs ours |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}${peers ? `\n\n${peerNotes(peers)}` : ''}`;
-  };
-  const parts = [table('1. Big namespace (full scan)', big.ours, big.peers, big.kubectl)];
-  if (big.stuck)
-    parts.push(
-      table(
-        '1b. After the controller pass (targeted scan)',
-        big.stuck.targeted,
-        big.stuck.peers,
-        big.stuck.kubectl,
-      ),
-    );
-  return parts.join('\n\n');
 }

@@ -2,9 +2,9 @@
 import type { RealColumn, RealResult } from './real.js';
 import type { RealScanSample, RealStuckResult } from './real-stuck.js';
 import { SCAN_LABELS } from './stuck.js';
-import { RECIPE } from './big.js';
+import { RECIPE } from './scan.js';
 import { bytes, count, median, ms, spread, times } from './stats.js';
-import type { Target } from './verdicts.js';
+import type { Target } from './stats.js';
 
 const ratio = (a: number[], b: number[]): string => times(median(a) / median(b));
 

@@ -6,15 +6,13 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { parseConditions } from '../src/diagnosis/conditions.js';
-import { CONTROLLER_FIRST_PASS_MS } from '../src/diagnosis/scan-choice.js';
 import type { ScanChoice } from '../src/model/findings.js';
 import { createKube } from '../src/kube/client.js';
 import type { NamespaceState } from '../src/model/cluster.js';
 import { type StartedCluster, raw, sleep } from '../test/fake-apiserver/index.js';
 import { countingReader } from '../test/helpers/counting.js';
-import { KUBECTL, runRecipe } from './big.js';
-import { tally } from './measure.js';
 import type { BigSpec } from './protocol.js';
+import { firstPassDue, KUBECTL, sameClock, timedRecipe } from './scan.js';
 import { median } from './stats.js';
 
 /** One run of ours: what the adapter counted (`kube.cost()`), split by phase. */
@@ -129,37 +127,6 @@ async function ours(kc: KubeConfig, ns: NamespaceState, scan: 'auto' | 'full'): 
   }
 }
 
-async function recipe(kubeconfig: string, namespace: string, kubectl: string): Promise<RecipeSample> {
-  const t = performance.now();
-  const r = await runRecipe(kubeconfig, namespace, kubectl);
-  return {
-    wallMs: performance.now() - t,
-    exitCode: r.code,
-    lines: r.out.split('\n').filter((l) => l.trim() !== '').length,
-  };
-}
-
-/** Both scans with one clock (findings state ages, so runs seconds apart differ in their text). */
-async function sameClock(
-  kc: KubeConfig,
-  ns: NamespaceState,
-): Promise<Pick<RealStuckResult, 'sameFindings' | 'sameClockScan' | 'findingIds'>> {
-  const kube = createKube(kc);
-  try {
-    const now = Date.now();
-    const targeted = await takeSnapshot(kube, ns, { clock: () => now });
-    const full = await takeSnapshot(kube, ns, { clock: () => now, scan: 'full' });
-    const findings = diagnose(targeted);
-    return {
-      sameFindings: JSON.stringify(findings) === JSON.stringify(diagnose(full)),
-      sameClockScan: targeted.scan,
-      findingIds: tally(findings.map((f) => f.id)),
-    };
-  } finally {
-    await kube.close();
-  }
-}
-
 /**
  * After the namespace was built and DELETEd (at `deletedAt`, epoch ms) on a control plane whose controller-manager
  * runs: wait for the namespace controller's pass and until the deletion is older than its first pass, then measure.
@@ -193,9 +160,7 @@ export async function measureStuck(
       }
       await sleep(250);
     }
-    // The targeted scan trusts the conditions only once the controller's first pass is due (5 s after the deletion).
-    const wait = Date.parse(seen.deletionTimestamp ?? '') + CONTROLLER_FIRST_PASS_MS + 1000 - Date.now();
-    if (wait > 0) await sleep(wait);
+    await firstPassDue(seen);
     seen = (await setup.getNamespace(spec.namespace)) ?? seen;
   } finally {
     await setup.close();
@@ -225,7 +190,7 @@ export async function measureStuck(
     const full = run < runs ? await ours(kc, ns, 'full') : undefined;
     const kubectl =
       KUBECTL && kubectlRuns > 0 && run < kubectlRuns
-        ? await recipe(kubeconfig, spec.namespace, KUBECTL)
+        ? await timedRecipe(kubeconfig, spec.namespace, KUBECTL)
         : undefined;
     if (run < 0) continue;
     if (targeted) result.targeted.push(targeted);

@@ -8,14 +8,15 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { createKube } from '../src/kube/client.js';
+import { mapPool } from '../src/shared/pool.js';
 import { type StartedCluster, raw, waitFor } from '../test/fake-apiserver/index.js';
 import { findAssets, startControlPlane, stopControlPlane } from '../test/real/control-plane.js';
 import type { Options } from './args.js';
-import { KUBECTL, runRecipe } from './big.js';
 import { naiveScan } from './naive.js';
 import type { BigSpec } from './protocol.js';
 import { benchTypes, measureStuck, type RealStuckResult } from './real-stuck.js';
 import type { RemoteCluster } from './remote.js';
+import { KUBECTL, timedRecipe } from './scan.js';
 import { median } from './stats.js';
 
 /** Scaled so that building and measuring it takes minutes on 2 shared cores (1.20 slows with every CRD). */
@@ -113,22 +114,11 @@ async function measureColumn(
     col.naiveObjects = naive.objects;
   }
   for (let run = 0; KUBECTL && run < kubectlRuns; run++) {
-    const t = performance.now();
-    const r = await runRecipe(kubeconfig, spec.namespace, KUBECTL);
-    col.kubectl.push(performance.now() - t);
-    col.kubectlLines = r.out.split('\n').filter((l) => l.trim() !== '').length;
+    const r = await timedRecipe(kubeconfig, spec.namespace, KUBECTL);
+    col.kubectl.push(r.wallMs);
+    col.kubectlLines = r.lines;
   }
   return col;
-}
-
-/** Run `fn` over `items` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
 }
 
 async function post(s: StartedCluster, path: string, body: unknown): Promise<void> {
@@ -142,7 +132,7 @@ async function post(s: StartedCluster, path: string, body: unknown): Promise<voi
  */
 async function build(s: StartedCluster, spec: BigSpec): Promise<number> {
   const types = benchTypes(spec);
-  await pool(types, 4, (t) =>
+  await mapPool(types, 4, (t) =>
     post(s, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       metadata: { name: `${t.plural}.${t.group}` },
       spec: {
@@ -166,7 +156,7 @@ async function build(s: StartedCluster, spec: BigSpec): Promise<number> {
     metadata: { name: spec.namespace, labels: { 'app.kubernetes.io/part-of': 'preview' } },
   });
   const line = 'feature.flag.name=some-reasonably-long-configuration-value-0123456789\n';
-  await pool([...Array(spec.configMaps).keys()], 8, (i) => {
+  await mapPool([...Array(spec.configMaps).keys()], 8, (i) => {
     const name = `app-config-${String(i).padStart(5, '0')}`;
     const body = `# ${name}\n${line.repeat(Math.ceil(spec.configMapBytes / line.length))}`.slice(
       0,
@@ -177,7 +167,7 @@ async function build(s: StartedCluster, spec: BigSpec): Promise<number> {
       data: { 'application.properties': body },
     });
   });
-  await pool([...Array(spec.customResources).keys()], 8, (j) => {
+  await mapPool([...Array(spec.customResources).keys()], 8, (j) => {
     const t = types[j % types.length]!;
     return post(s, `/apis/${t.group}/v1/namespaces/${spec.namespace}/${t.plural}`, {
       apiVersion: `${t.group}/v1`,

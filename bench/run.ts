@@ -12,16 +12,16 @@ import { runBig } from './big.js';
 import { forcingTargets, renderForcing, runForcing } from './forcing.js';
 import { githubSweepTargets, renderGithubSweep, runGithubSweep } from './github-sweep.js';
 import { machine } from './machine.js';
-import { bigPeerTargets, renderPeers } from './peers.js';
 import { runMany } from './many.js';
 import { runOperator } from './operator.js';
 import { runReal } from './real.js';
 import { renderScale, runScale, scaleTargets } from './scale.js';
 import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
-import { renderMarkdown } from './report.js';
+import { renderMarkdown, renderPeers } from './report.js';
 import { runStartup } from './startup.js';
-import { figures, finalLine, targets, type Target } from './verdicts.js';
+import type { Target } from './stats.js';
+import { bigPeerTargets, figures, finalLine, targets } from './verdicts.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { Options } from './args.js';
 import { scaleKind, scaleName, type InFlight, type ScaleSpec } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
-import type { Target } from './verdicts.js';
+import type { Target } from './stats.js';
 import { parseOutputFile } from '../test/helpers/harness.js';
 
 /** Real namespace-controller timing (5 s before the first pass): every target is watched for a while. */

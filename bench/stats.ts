@@ -1,4 +1,14 @@
-/** Small statistics and formatting helpers. Pure. */
+/** Small statistics and formatting helpers, and the target rows they end in. Pure. */
+
+/** One row of the targets table. */
+export interface Target {
+  id: string;
+  name: string;
+  goal: string;
+  /** Undefined when it could not be measured. */
+  pass?: boolean;
+  measured: string;
+}
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return NaN;
@@ -36,6 +46,18 @@ export function bytes(v: number): string {
   if (v < 10_000) return `${Math.round(v)} B`;
   if (v < 10_000_000) return `${(v / 1024).toFixed(1)} KiB`;
   return `${(v / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A ratio in the targets: `12.3×` from 10 on, `1.23×` below. */
+export function ratio(v: number): string {
+  if (!Number.isFinite(v)) return 'n/a';
+  return v >= 10 ? `${v.toFixed(1)}×` : `${v.toFixed(2)}×`;
+}
+
+/** Milliseconds in the targets: `123 ms` below 10 s, `12.3 s` above. */
+export function shortMs(v: number): string {
+  if (!Number.isFinite(v)) return 'n/a';
+  return v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
 }
 
 /** A ratio like `12.3×`. */

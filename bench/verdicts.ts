@@ -1,17 +1,10 @@
 /** The key figures and the pass/miss verdict of every target, from the raw results. Pure. */
-import { floorMs, RECIPE, type BigResult } from './big.js';
+import type { BigResult } from './big.js';
 import { type ManyResult, type TeardownSample, RETRY_AFTER_SECONDS, targetsFor } from './many.js';
-import { median, percentile } from './stats.js';
+import { peerTargets } from './peers.js';
+import { floorMs } from './scan.js';
+import { median, percentile, ratio as x, shortMs as t, type Target } from './stats.js';
 import type { StartupResult } from './startup.js';
-
-export interface Target {
-  id: string;
-  name: string;
-  goal: string;
-  /** Undefined when it could not be measured. */
-  pass?: boolean;
-  measured: string;
-}
 
 export interface Figures {
   oursMs: number;
@@ -113,10 +106,6 @@ export function figures(big: BigResult, many: ManyResult, startup: StartupResult
   };
 }
 
-const x = (v: number): string =>
-  Number.isFinite(v) ? (v >= 10 ? `${v.toFixed(1)}×` : `${v.toFixed(2)}×`) : 'n/a';
-const t = (v: number): string =>
-  Number.isFinite(v) ? (v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`) : 'n/a';
 const pct = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
 
 export function targets(f: Figures, big: BigResult, many: ManyResult, startup: StartupResult): Target[] {
@@ -267,4 +256,10 @@ export function finalLine(f: Figures, list: Target[], many: ManyResult): string 
   );
 }
 
-export { RECIPE };
+/** The peers' targets of both states of the big namespace. */
+export function bigPeerTargets(big: BigResult): Target[] {
+  return [
+    ...peerTargets('full', big.ours, big.latencyMs, big.peers),
+    ...(big.stuck ? peerTargets('stuck', big.stuck.targeted, big.latencyMs, big.stuck.peers) : []),
+  ];
+}
