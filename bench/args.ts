@@ -1,13 +1,8 @@
 /** Command-line options of `npm run bench` and the sizes they select. Pure. */
+import type { BigSizes } from './protocol.js';
 
-export interface Sizes {
-  /** Scenario 1. */
-  types: number;
-  groups: number;
-  configMaps: number;
-  configMapBytes: number;
-  customResources: number;
-  withFinalizers: number;
+/** Scenario 1's sizes, and: */
+export interface Sizes extends BigSizes {
   /** Scenario 2: targets torn down at once, and the smaller count for the linearity check. */
   namespaces: number;
   linearity: number;

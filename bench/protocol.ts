@@ -1,9 +1,8 @@
 /** What the bench's main thread and the fake API server's worker thread say to each other. Data only. */
+import type { ControllerTiming, RequestRecord } from '../test/fake-apiserver/index.js';
 
-/** The big namespace of scenario 1. */
-export interface BigSpec {
-  kind: 'big';
-  namespace: string;
+/** The size of the big namespace of scenario 1 (and of section 5's, built on a real server). */
+export interface BigSizes {
   /** Namespaced CRD types, spread round-robin over `groups` API groups. */
   types: number;
   groups: number;
@@ -14,6 +13,35 @@ export interface BigSpec {
   customResources: number;
   /** How many of them (each in another type) hold a finalizer. */
   withFinalizers: number;
+}
+
+/** The big namespace of scenario 1. */
+export interface BigSpec extends BigSizes {
+  kind: 'big';
+  namespace: string;
+}
+
+/** The CRD types of the big namespace, round-robin over its groups (served at `v1`). */
+export function bigTypes(spec: BigSizes): { group: string; kind: string; plural: string }[] {
+  return Array.from({ length: spec.types }, (_, i) => ({
+    group: `g${String(i % spec.groups).padStart(2, '0')}.bench.example.com`,
+    kind: `Widget${i}`,
+    plural: `widget${i}s`,
+  }));
+}
+
+/** ConfigMap `i` of the big namespace: a realistic 4 KiB payload, an application.properties-like text, different per object. */
+export function bigConfigMap(
+  spec: BigSizes,
+  i: number,
+): { name: string; labels: Record<string, string>; body: string } {
+  const line = 'feature.flag.name=some-reasonably-long-configuration-value-0123456789\n';
+  const name = `app-config-${String(i).padStart(5, '0')}`;
+  const body = `# ${name}\n${line.repeat(Math.ceil(spec.configMapBytes / line.length))}`.slice(
+    0,
+    spec.configMapBytes,
+  );
+  return { name, labels: { app: 'shop', 'app.kubernetes.io/instance': `preview-${i % 7}` }, body };
 }
 
 /** One target of scenario 2. */
@@ -31,8 +59,8 @@ export interface ManyTarget {
 export interface ManySpec {
   kind: 'many';
   targets: ManyTarget[];
-  /** Namespace controller timing (the fake's `ControllerTiming`). */
-  controller: { queueDelayMs: number; finalizerRecheckMs: number; errorBackoffMaxMs: number };
+  /** Namespace controller timing. */
+  controller: ControllerTiming;
 }
 
 /** One namespace with `objects` custom resources that all hold a leaked finalizer (forcing at scale). */
@@ -51,7 +79,7 @@ export interface ScaleSpec {
   existing: number;
   /** How many of the existing ones hold a Gadget with a finalizer nobody removes. */
   stuck: number;
-  controller: ManySpec['controller'];
+  controller: ControllerTiming;
 }
 
 export type ScenarioSpec = BigSpec | ManySpec | LeakedSpec | ScaleSpec;
@@ -74,17 +102,10 @@ export function scaleKind(
 }
 
 /** A request as the fake logged it, without its body. */
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  bytesOut: number;
-  /** Before compression. */
-  bodyBytes: number;
-  at: number;
-  accept?: string;
-}
+export type LoggedRequest = Pick<
+  RequestRecord,
+  'method' | 'path' | 'query' | 'status' | 'bytesOut' | 'bodyBytes' | 'at' | 'accept'
+>;
 
 export type Command =
   | { op: 'start'; spec: ScenarioSpec; latencyMs: number }

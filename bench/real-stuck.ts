@@ -11,7 +11,7 @@ import { createKube } from '../src/kube/client.js';
 import type { NamespaceState } from '../src/model/cluster.js';
 import { type StartedCluster, raw, sleep } from '../test/fake-apiserver/index.js';
 import { countingReader } from '../test/helpers/counting.js';
-import type { BigSpec } from './protocol.js';
+import { bigTypes, type BigSpec } from './protocol.js';
 import { firstPassDue, KUBECTL, sameClock, timedRecipe } from './scan.js';
 import { median } from './stats.js';
 
@@ -53,18 +53,9 @@ export interface RealStuckResult {
   buildMs: number;
 }
 
-/** The CRD types the bench namespace uses (as bench/server.ts builds them). */
-export function benchTypes(spec: BigSpec): { group: string; kind: string; plural: string }[] {
-  return Array.from({ length: spec.types }, (_, i) => ({
-    group: `g${String(i % spec.groups).padStart(2, '0')}.bench.example.com`,
-    kind: `Widget${i}`,
-    plural: `widget${i}s`,
-  }));
-}
-
 /** `plural.group` → instances the finalizer holds (the custom resources j < withFinalizers, round robin over the types). */
 function heldTypes(spec: BigSpec): Map<string, number> {
-  const types = benchTypes(spec);
+  const types = bigTypes(spec);
   const held = new Map<string, number>();
   for (let j = 0; j < Math.min(spec.withFinalizers, spec.customResources); j++) {
     const t = types[j % types.length]!;
@@ -94,7 +85,7 @@ async function passDone(s: StartedCluster, spec: BigSpec, ns: NamespaceState): P
   if (!parsed.finalizersRemaining?.counts.length) return false;
   if ((await items(s, `/api/v1/namespaces/${spec.namespace}/configmaps`)).length) return false;
   let left = 0;
-  for (const t of benchTypes(spec)) {
+  for (const t of bigTypes(spec)) {
     const crs = await items(s, `/apis/${t.group}/v1/namespaces/${spec.namespace}/${t.plural}`);
     if (crs.some((cr) => !cr.metadata.finalizers?.length)) return false;
     left += crs.length;

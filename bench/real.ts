@@ -13,14 +13,14 @@ import { type StartedCluster, raw, waitFor } from '../test/fake-apiserver/index.
 import { findAssets, startControlPlane, stopControlPlane } from '../test/real/control-plane.js';
 import type { Options } from './args.js';
 import { naiveScan } from './naive.js';
-import type { BigSpec } from './protocol.js';
-import { benchTypes, measureStuck, type RealStuckResult } from './real-stuck.js';
+import { bigConfigMap, bigTypes, type BigSizes, type BigSpec } from './protocol.js';
+import { measureStuck, type RealStuckResult } from './real-stuck.js';
 import type { RemoteCluster } from './remote.js';
 import { KUBECTL, timedRecipe } from './scan.js';
 import { median } from './stats.js';
 
 /** Scaled so that building and measuring it takes minutes on 2 shared cores (1.20 slows with every CRD). */
-export const REAL_SIZES = {
+export const REAL_SIZES: BigSizes = {
   types: 30,
   groups: 10,
   configMaps: 1000,
@@ -131,7 +131,7 @@ async function post(s: StartedCluster, path: string, body: unknown): Promise<voi
  * Terminating. Resolves the time (epoch ms) the DELETE was sent.
  */
 async function build(s: StartedCluster, spec: BigSpec): Promise<number> {
-  const types = benchTypes(spec);
+  const types = bigTypes(spec);
   await mapPool(types, 4, (t) =>
     post(s, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       metadata: { name: `${t.plural}.${t.group}` },
@@ -155,15 +155,10 @@ async function build(s: StartedCluster, spec: BigSpec): Promise<number> {
   await post(s, '/api/v1/namespaces', {
     metadata: { name: spec.namespace, labels: { 'app.kubernetes.io/part-of': 'preview' } },
   });
-  const line = 'feature.flag.name=some-reasonably-long-configuration-value-0123456789\n';
   await mapPool([...Array(spec.configMaps).keys()], 8, (i) => {
-    const name = `app-config-${String(i).padStart(5, '0')}`;
-    const body = `# ${name}\n${line.repeat(Math.ceil(spec.configMapBytes / line.length))}`.slice(
-      0,
-      spec.configMapBytes,
-    );
+    const { name, labels, body } = bigConfigMap(spec, i);
     return post(s, `/api/v1/namespaces/${spec.namespace}/configmaps`, {
-      metadata: { name, labels: { app: 'shop', 'app.kubernetes.io/instance': `preview-${i % 7}` } },
+      metadata: { name, labels },
       data: { 'application.properties': body },
     });
   });

@@ -14,6 +14,8 @@ import {
   RELEASE_ANNOTATION,
   RELEASE_FINALIZER,
   STUCK_FINALIZER,
+  bigConfigMap,
+  bigTypes,
   scaleKind,
   scaleName,
   type BigSpec,
@@ -139,25 +141,14 @@ function buildBig(spec: BigSpec, latencyMs: number): FakeCluster {
   memoizeCrdTypes(c);
   cacheLists(c);
   c.addNamespace(spec.namespace, { labels: { 'app.kubernetes.io/part-of': 'preview' } });
-  const types = Array.from({ length: spec.types }, (_, i) => ({
-    group: `g${String(i % spec.groups).padStart(2, '0')}.bench.example.com`,
-    version: 'v1',
-    kind: `Widget${i}`,
-    plural: `widget${i}s`,
-  }));
-  for (const t of types) c.addCRD({ ...t, namespaced: true });
-  // A realistic 4 KiB payload: an application.properties-like text, different per object.
-  const line = 'feature.flag.name=some-reasonably-long-configuration-value-0123456789\n';
+  const types = bigTypes(spec);
+  for (const t of types) c.addCRD({ ...t, version: 'v1', namespaced: true });
   for (let i = 0; i < spec.configMaps; i++) {
-    const name = `app-config-${String(i).padStart(5, '0')}`;
-    const body = `# ${name}\n${line.repeat(Math.ceil(spec.configMapBytes / line.length))}`.slice(
-      0,
-      spec.configMapBytes,
-    );
+    const { name, labels, body } = bigConfigMap(spec, i);
     c.addObject(CONFIGMAPS, {
       namespace: spec.namespace,
       name,
-      labels: { app: 'shop', 'app.kubernetes.io/instance': `preview-${i % 7}` },
+      labels,
       data: { 'application.properties': body },
     });
   }
@@ -165,7 +156,7 @@ function buildBig(spec: BigSpec, latencyMs: number): FakeCluster {
     const t = types[j % types.length];
     if (!t) break;
     c.addObject(
-      { group: t.group, version: t.version, resource: t.plural },
+      { group: t.group, version: 'v1', resource: t.plural },
       {
         namespace: spec.namespace,
         name: `${t.kind.toLowerCase()}-${j}`,
