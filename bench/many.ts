@@ -13,7 +13,6 @@ import type { Options, Sizes } from './args.js';
 import { measure, requestKind, tally, type Sample } from './measure.js';
 import { STUCK_FINALIZER, type LoggedRequest, type ManySpec, type ManyTarget } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
-import { median } from './stats.js';
 
 /** Namespace controller timing: real ones are 5 s / 8 s; scaled so that a run takes seconds, not minutes. */
 export const CONTROLLER: ManySpec['controller'] = {
@@ -210,9 +209,4 @@ export async function runMany(
     );
   }
   return result;
-}
-
-/** Median requests of a single-namespace kind, for the linear model. */
-export function perNamespace(samples: readonly TeardownSample[]): number {
-  return median(samples.map((x) => x.requests / x.n));
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Options } from './args.js';
-import { scaleKind, scaleName, type InFlight, type ScaleSpec } from './protocol.js';
+import { scaleName, type InFlight, type ScaleSpec } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
 import type { Target } from './stats.js';
 import { parseOutputFile } from '../test/helpers/harness.js';
@@ -163,7 +163,6 @@ export async function runScale(
   opts: Options,
   root: string,
   log: (line: string) => void,
-  only?: number,
 ): Promise<ScaleResult> {
   const result: ScaleResult = { latencyMs: opts.latencyMs, samples: [] };
   if (!existsSync(join(root, 'dist', 'index.js'))) {
@@ -171,7 +170,7 @@ export async function runScale(
     log(`scale: ${result.skipped}`);
     return result;
   }
-  for (const c of scaleCases(opts.quick).filter((_, i) => only === undefined || i === only)) {
+  for (const c of scaleCases(opts.quick)) {
     for (let run = 0; run < opts.runs; run++) {
       const s = await one(remote, root, c, opts.latencyMs);
       result.samples.push(s);
@@ -185,8 +184,6 @@ export async function runScale(
   }
   return result;
 }
-
-export { scaleKind };
 
 const MiB = 1024 * 1024;
 const RSS_GOAL = 250 * MiB;
