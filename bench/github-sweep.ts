@@ -11,12 +11,13 @@ import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import { FakeCluster } from '../test/fake-apiserver/index.js';
+import type { RunReport } from '../src/model/run.js';
 import { FakeGitHub } from '../test/github/fake-github.js';
 import type { Options } from './args.js';
-import type { Target } from './stats.js';
+import { shortMs as ms, type Target } from './stats.js';
 
+export const TOKEN = 'bench-token';
 const LABEL = 'preview.example.com/pr';
-const TOKEN = 'bench-token';
 /** The stand-in's answer time, like a round trip from a runner to api.github.com. */
 export const GITHUB_LATENCY_MS = 50;
 const REQUEST_GOAL = 15;
@@ -43,44 +44,78 @@ export interface GithubSweepResult {
 
 const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toISOString();
 
-/** One namespace per pull request; every third PR open, every tenth unknown to GitHub, the rest closed 2 days ago. */
-function seed(cluster: FakeCluster, gh: FakeGitHub, pulls: number): void {
+/**
+ * `pulls` pull requests, each with the namespaces `namespaces(pr)` labelled with its number (one by default); every
+ * third PR open, every tenth unknown to GitHub, the rest closed or merged two days ago.
+ */
+export function seed(
+  cluster: FakeCluster,
+  gh: FakeGitHub,
+  pulls: number,
+  namespaces = (pr: number): string[] => [`pr-${pr}`],
+): void {
   for (let pr = 1; pr <= pulls; pr++) {
-    cluster.addNamespace(`pr-${pr}`, { labels: { [LABEL]: String(pr) }, createdAt: hoursAgo(72) });
+    for (const name of namespaces(pr))
+      cluster.addNamespace(name, { labels: { [LABEL]: String(pr) }, createdAt: hoursAgo(72) });
     if (pr % 3 === 0) gh.pulls.set(pr, { state: 'open' });
     else if (pr % 10 !== 1)
       gh.pulls.set(pr, { state: 'closed', closed_at: hoursAgo(48), merged_at: pr % 2 ? hoursAgo(48) : null });
   }
 }
 
-async function once(api: 'graphql' | 'rest', pulls: number, latencyMs: number): Promise<SweepRun> {
-  const cluster = new FakeCluster();
-  const gh = new FakeGitHub(TOKEN);
-  gh.delayMs = latencyMs;
-  gh.graphql = api === 'graphql';
-  seed(cluster, gh, pulls);
+/**
+ * Start both stand-ins, run the real engine's sweep with `inputs` (beside the label, repository and token) and
+ * `deps`, and `read` the report, its wall time and its start (epoch ms) before both stop.
+ */
+export async function sweepOnce<T>(
+  cluster: FakeCluster,
+  gh: FakeGitHub,
+  inputs: Record<string, string>,
+  deps: { pollMs?: number; progressMs?: number },
+  read: (report: RunReport, wallMs: number, startedAt: number) => T,
+): Promise<T> {
   const { kubeconfig } = await cluster.start();
   const base = await gh.start();
   try {
-    const inputs: Record<string, string> = {
-      sweep: 'plan',
+    const all: Record<string, string> = {
       'sweep-pr-label': LABEL,
       'sweep-repository': 'acme/shop',
       'github-token': TOKEN,
+      ...inputs,
     };
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const github = await createGitHub({ token: TOKEN, baseUrl: base, clock: systemClock });
     const kube = createKube(kc);
-    const deps = { kube, logger: new RecordingLogger(), clock: systemClock, serverUrl: 'https://github.com' };
+    const wiring = {
+      kube,
+      logger: new RecordingLogger(),
+      clock: systemClock,
+      serverUrl: 'https://github.com',
+    };
     const t0 = performance.now();
+    const startedAt = Date.now();
     const report = await runEngine(
-      readSettings((n) => inputs[n] ?? ''),
-      { ...deps, github: async () => github },
+      readSettings((n) => all[n] ?? ''),
+      { ...wiring, ...deps, github: async () => github },
       {},
     );
     const wallMs = performance.now() - t0;
     await kube.close();
+    return read(report, wallMs, startedAt);
+  } finally {
+    await cluster.stop();
+    await gh.stop();
+  }
+}
+
+function once(api: 'graphql' | 'rest', pulls: number, latencyMs: number): Promise<SweepRun> {
+  const cluster = new FakeCluster();
+  const gh = new FakeGitHub(TOKEN);
+  gh.delayMs = latencyMs;
+  gh.graphql = api === 'graphql';
+  seed(cluster, gh, pulls);
+  return sweepOnce(cluster, gh, { sweep: 'plan' }, {}, (report, wallMs) => {
     const entries = report.sweep!.entries;
     const at = gh.requests.map((r) => r.at);
     return {
@@ -93,10 +128,7 @@ async function once(api: 'graphql' | 'rest', pulls: number, latencyMs: number): 
       unknown: entries.filter((e) => e.pull?.state === 'unknown').length,
       decisions: JSON.stringify(entries.map((e) => [e.namespace, e.decision])),
     };
-  } finally {
-    await cluster.stop();
-    await gh.stop();
-  }
+  });
 }
 
 /** Section 8: both paths, GraphQL first. */
@@ -112,8 +144,6 @@ export async function runGithubSweep(opts: Options, log: (line: string) => void)
   }
   return { namespaces: pulls, pulls, latencyMs: GITHUB_LATENCY_MS, runs };
 }
-
-const ms = (n: number): string => (n < 10_000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
 
 /** The target: GitHub requests of the GraphQL path, with the same decisions as the REST path. */
 export function githubSweepTargets(r: GithubSweepResult): Target[] {
