@@ -12,7 +12,7 @@ import type { NamespaceState } from '../src/model/cluster.js';
 import { type StartedCluster, raw, sleep } from '../test/fake-apiserver/index.js';
 import { countingReader } from '../test/helpers/counting.js';
 import { bigTypes, type BigSpec } from './protocol.js';
-import { firstPassDue, KUBECTL, sameClock, timedRecipe } from './scan.js';
+import { firstPassDue, KUBECTL, sameClock, timedRecipe, type RecipeSample } from './scan.js';
 import { median } from './stats.js';
 
 /** One run of ours: what the adapter counted (`kube.cost()`), split by phase. */
@@ -26,12 +26,6 @@ export interface RealScanSample {
   listedTypes: number;
   findings: number;
   scan: ScanChoice;
-}
-
-export interface RecipeSample {
-  wallMs: number;
-  exitCode: number;
-  lines: number;
 }
 
 export interface RealStuckResult {

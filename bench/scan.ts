@@ -210,12 +210,18 @@ export async function recipeOnFake(
   };
 }
 
-/** One run of the recipe against any server, timed from outside: wall time, exit code, output lines. */
+export interface RecipeSample {
+  wallMs: number;
+  exitCode: number;
+  lines: number;
+}
+
+/** One run of the recipe against any server, timed from outside. */
 export async function timedRecipe(
   kubeconfig: string,
   namespace: string,
   kubectl: string,
-): Promise<{ wallMs: number; exitCode: number; lines: number }> {
+): Promise<RecipeSample> {
   const t = performance.now();
   const r = await runRecipe(kubeconfig, namespace, kubectl);
   return { wallMs: performance.now() - t, exitCode: r.code, lines: nonEmptyLines(r.out) };

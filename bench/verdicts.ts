@@ -6,41 +6,8 @@ import { floorMs } from './scan.js';
 import { median, percentile, ratio as x, shortMs as t, type Target } from './stats.js';
 import type { StartupResult } from './startup.js';
 
-export interface Figures {
-  oursMs: number;
-  naiveMs: number;
-  kubectlMs: number;
-  vsKubectl: number;
-  vsNaive: number;
-  floorMs: number;
-  floorRatio: number;
-  bytesRatio: number;
-  oursRequests: number;
-  requestBudget: number;
-  allMs: number;
-  singleStuckMs: number;
-  singleReleaseMs: number;
-  slowestSingleMs: number;
-  manyRatio: number;
-  perRelease: number;
-  perStuck: number;
-  predictedAll: number;
-  predictedLinearity: number;
-  allRequests: number;
-  linearityRequests: number;
-  deviationAll: number;
-  deviationLinearity: number;
-  spacing: number[];
-  injected429: number;
-  seen429: number;
-  unmatched429: number;
-  extraRequests: number;
-  detectionAll: number[];
-  detectionSingle: number[];
-  startupMs: number;
-  nodeMs: number;
-  firstRequestMs: number;
-}
+/** The key figures of a run, as `figures` computes them. */
+export type Figures = ReturnType<typeof figures>;
 
 const perNs = (samples: readonly TeardownSample[]): number => median(samples.map((s) => s.requests / s.n));
 
@@ -50,7 +17,7 @@ function predicted(r: ManyResult, n: number, perRelease: number, perStuck: numbe
   return (n - stuck) * perRelease + stuck * perStuck;
 }
 
-export function figures(big: BigResult, many: ManyResult, startup: StartupResult): Figures {
+export function figures(big: BigResult, many: ManyResult, startup: StartupResult) {
   const oursMs = median(big.ours.map((s) => s.wallMs));
   const naiveMs = median(big.naive.map((s) => s.wallMs));
   const kubectlMs = median(big.kubectl.map((s) => s.wallMs));
