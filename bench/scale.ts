@@ -4,14 +4,13 @@
  * of the action's process, wall time against the run's deadline, job summary and report bytes, requests and the most
  * the server had open at once.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Options } from './args.js';
 import { scaleName, type InFlight, type ScaleSpec } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
+import { baseEnv, timeChild } from './startup.js';
 import type { Target } from './stats.js';
 import { parseOutputFile } from '../test/helpers/harness.js';
 
@@ -71,24 +70,6 @@ function deadlineOf(timeout: string): number {
   return ms + Math.min(30_000, Math.max(5_000, ms / 4));
 }
 
-interface Child {
-  code: number | null;
-  ms: number;
-}
-
-function runChild(bundle: string, probe: string, env: NodeJS.ProcessEnv): Promise<Child> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', probe, bundle], { env, stdio: 'ignore' });
-    const guard = setTimeout(() => child.kill('SIGKILL'), 10 * 60_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(guard);
-      resolve({ code, ms: performance.now() - t0 });
-    });
-  });
-}
-
 async function one(
   remote: RemoteCluster,
   root: string,
@@ -110,9 +91,7 @@ async function one(
     writeFileSync(files.output, '');
     const names = Array.from({ length: c.names }, (_, i) => scaleName(i));
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      RUNNER_TEMP: dir,
+      ...baseEnv(dir),
       GITHUB_STEP_SUMMARY: files.summary,
       GITHUB_OUTPUT: files.output,
       GITHUB_ACTION: 'teardown',
@@ -124,7 +103,8 @@ async function one(
       'INPUT_FAIL-ON': 'stuck',
     };
     const from = await remote.mark();
-    const child = await runChild(join(root, 'dist', 'index.js'), join(root, 'bench', 'rss-probe.mjs'), env);
+    const probe = join(root, 'bench', 'rss-probe.mjs');
+    const child = await timeChild(['--import', probe, join(root, 'dist', 'index.js')], env, false);
     const log = await remote.requests(from);
     const inFlight = await remote.inFlight();
     const outputs = parseOutputFile(readFileSync(files.output, 'utf8'));

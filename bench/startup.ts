@@ -25,24 +25,33 @@ export interface StartupResult {
   firstRequestMs: number[];
 }
 
-interface Child {
+export interface Child {
   code: number | null;
   stdout: string;
   ms: number;
 }
 
-function timeChild(args: string[], env: NodeJS.ProcessEnv): Promise<Child> {
+/** Spawn Node with `args`: its exit code, its stdout (when `stdout`, else ignored), spawn → exit; killed after 10 min. */
+export function timeChild(args: string[], env: NodeJS.ProcessEnv, stdout = true): Promise<Child> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const child = spawn(process.execPath, args, {
+      env,
+      stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'ignore'],
+    });
+    const guard = setTimeout(() => child.kill('SIGKILL'), 10 * 60_000);
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, ms: performance.now() - t0 }));
+    child.on('exit', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout: out, ms: performance.now() - t0 });
+    });
   });
 }
 
-function baseEnv(home: string): NodeJS.ProcessEnv {
+/** What every child gets from the environment: PATH, and `home` as HOME and RUNNER_TEMP. */
+export function baseEnv(home: string): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', HOME: home, RUNNER_TEMP: home };
 }
 
