@@ -123,3 +123,38 @@ export function peerNotes(peers: PeerResult): string {
   ${peers.poolInfo.pages} LIST pages. It found ${peers.poolInfo.objects} objects,
   ${peers.poolInfo.withFinalizers} with finalizers.`;
 }
+
+/** `--only big`: the peers' rows of sections 1 and 1b, with the rows they sit beside. */
+export function renderPeers(big: {
+  ours: readonly OursSample[];
+  kubectl: readonly Sample[];
+  peers?: PeerResult;
+  stuck?: { targeted: readonly OursSample[]; kubectl: readonly Sample[]; peers?: PeerResult };
+}): string {
+  const row = (name: string, xs: readonly Sample[], oursMs: number): string =>
+    `| ${name} | ${t(wall(xs))} | ${reqs(xs)} | ${(median(xs.map((s) => s.bytes)) / 1024).toFixed(1)} KiB (${(median(xs.map((s) => s.bodyBytes)) / 1024).toFixed(1)} KiB decoded) | ${ratio(wall(xs) / oursMs)} |`;
+  const table = (
+    title: string,
+    ours: readonly OursSample[],
+    peers: PeerResult | undefined,
+    kubectl: readonly Sample[],
+  ): string => {
+    const o = wall(ours);
+    const rows = [row('ours', ours, o)];
+    if (peers?.kubectlOne.length) rows.push(row('one-process kubectl recipe', peers.kubectlOne, o));
+    if (peers) rows.push(row('metadata-only pool scan', peers.pool, o));
+    if (kubectl.length) rows.push(row('kubectl recipe, one process per type', kubectl, o));
+    return `### ${title}\n\n| Approach | Wall time | Requests | Bytes on the wire | Time vs ours |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}${peers ? `\n\n${peerNotes(peers)}` : ''}`;
+  };
+  const parts = [table('1. Big namespace (full scan)', big.ours, big.peers, big.kubectl)];
+  if (big.stuck)
+    parts.push(
+      table(
+        '1b. After the controller pass (targeted scan)',
+        big.stuck.targeted,
+        big.stuck.peers,
+        big.stuck.kubectl,
+      ),
+    );
+  return parts.join('\n\n');
+}

@@ -14,19 +14,7 @@ import {
   type OursSample,
   type OursShape,
 } from './scan.js';
-import {
-  bytes,
-  count,
-  max,
-  median,
-  ms,
-  percentile,
-  ratio,
-  shortMs,
-  spread,
-  times,
-  type Target,
-} from './stats.js';
+import { bytes, count, max, median, ms, percentile, spread, times, type Target } from './stats.js';
 import type { StartupResult } from './startup.js';
 import { SCAN_LABELS } from './stuck.js';
 import type { Figures } from './verdicts.js';
@@ -519,37 +507,4 @@ ${table(
       how,
     ].join('\n\n') + '\n'
   );
-}
-
-/** `--only big`: the peers' rows of sections 1 and 1b, with the rows they sit beside. */
-export function renderPeers(big: BigResult): string {
-  const wall = (xs: readonly Sample[]): number => median(col(xs, (s) => s.wallMs));
-  const kib = (xs: readonly Sample[], f: (s: Sample) => number): string =>
-    (median(col(xs, f)) / 1024).toFixed(1);
-  const row = (name: string, xs: readonly Sample[], oursMs: number): string =>
-    `| ${name} | ${shortMs(wall(xs))} | ${median(col(xs, (s) => s.requests))} | ${kib(xs, (s) => s.bytes)} KiB (${kib(xs, (s) => s.bodyBytes)} KiB decoded) | ${ratio(wall(xs) / oursMs)} |`;
-  const section = (
-    title: string,
-    ours: readonly OursSample[],
-    peers: PeerResult | undefined,
-    kubectl: readonly Sample[],
-  ): string => {
-    const o = wall(ours);
-    const rows = [row('ours', ours, o)];
-    if (peers?.kubectlOne.length) rows.push(row('one-process kubectl recipe', peers.kubectlOne, o));
-    if (peers) rows.push(row('metadata-only pool scan', peers.pool, o));
-    if (kubectl.length) rows.push(row('kubectl recipe, one process per type', kubectl, o));
-    return `### ${title}\n\n| Approach | Wall time | Requests | Bytes on the wire | Time vs ours |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}${peers ? `\n\n${peerNotes(peers)}` : ''}`;
-  };
-  const parts = [section('1. Big namespace (full scan)', big.ours, big.peers, big.kubectl)];
-  if (big.stuck)
-    parts.push(
-      section(
-        '1b. After the controller pass (targeted scan)',
-        big.stuck.targeted,
-        big.stuck.peers,
-        big.stuck.kubectl,
-      ),
-    );
-  return parts.join('\n\n');
 }

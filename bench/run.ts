@@ -14,11 +14,12 @@ import { githubSweepTargets, renderGithubSweep, runGithubSweep } from './github-
 import { machine } from './machine.js';
 import { runMany } from './many.js';
 import { runOperator } from './operator.js';
+import { renderPeers } from './peers.js';
 import { runReal } from './real.js';
 import { renderScale, runScale, scaleTargets } from './scale.js';
 import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
-import { renderMarkdown, renderPeers } from './report.js';
+import { renderMarkdown } from './report.js';
 import { runStartup } from './startup.js';
 import type { Target } from './stats.js';
 import { bigPeerTargets, figures, finalLine, targets } from './verdicts.js';
