@@ -3,11 +3,16 @@ import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
 import { graphqlUrl } from '../../src/github/client.js';
 import { ACTIONS_BOT } from '../../src/github/identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
+import type { GitHubApi } from '../../src/github/port.js';
 import { pullRequestOf } from '../../src/entry/context.js';
 import { renderComment } from '../../src/report/comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import type { RunReport } from '../../src/model/run.js';
 import { API, beforeEachNock, client, github, TOKEN } from './helpers.js';
+
+/** Post a run's comment as the action does: rendered from the report, on the pull request of its context. */
+const post = (report: RunReport, api: GitHubApi, logger: RecordingLogger): Promise<void> =>
+  commentOnPullRequest(renderComment(report), pullRequestOf(report.context)!, async () => api, logger);
 
 const REPO = { owner: 'acme', repo: 'shop' };
 const COMMENTS = '/repos/acme/shop/issues/42/comments';
@@ -208,12 +213,7 @@ describe('the one PR comment', () => {
       .reply(201, { id: 1 });
     const logger = new RecordingLogger();
     github().get('/user').reply(200, { login: 'octo-deployer', type: 'User' });
-    await commentOnPullRequest(
-      renderComment(REPORT),
-      pullRequestOf(REPORT.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT, api, logger);
     // The summary's own headline and fix-first block.
     expect(posted).toContain('## ❌ Namespace teardown: 1 stuck of 1 namespace');
     expect(posted).toContain('**The check fails:**');
@@ -241,12 +241,7 @@ describe('the one PR comment', () => {
     github().get('/user').reply(200, { login: 'octo-deployer' });
     github().get(COMMENTS).query(true).reply(500, { message: 'boom' });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT),
-      pullRequestOf(REPORT.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT, api, logger);
     expect(logger.lines.slice(1)).toEqual([
       expect.stringMatching(/^warning: pr-comment: not written: GitHub answered 500/),
     ]);
@@ -275,12 +270,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/111', (b: { body: string }) => ((patched = b.body), true))
       .reply(200, { id: 111 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT_42),
-      pullRequestOf(REPORT_42.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT_42, api, logger);
     expect(patched.split('\n')[0]).toBe(COMMENT_MARKER);
     expect(logger.lines).toEqual([
       `pr-comment: the token belongs to ${ACTIONS_BOT}; only its comments are looked at.`,
@@ -306,12 +296,7 @@ describe("the comment is found only among comments by the token's own identity",
       .post(COMMENTS)
       .reply(201, { id: 4, user: BOT });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT_42),
-      pullRequestOf(REPORT_42.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT_42, api, logger);
     expect(logger.lines.at(-1)).toBe('pr-comment: created comment 4');
     expect(logger.lines).toContain(
       'pr-comment: 3 comment(s) by others carry the marker; ignored, never edited.',
@@ -334,12 +319,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/108')
       .reply(200, { id: 108 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT_42),
-      pullRequestOf(REPORT_42.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT_42, api, logger);
     expect(logger.lines).toEqual([
       'pr-comment: the token belongs to Octo-Deployer; only its comments are looked at.',
       'pr-comment: 2 comment(s) by others carry the marker; ignored, never edited.',
@@ -362,12 +342,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/3')
       .reply(200, { id: 3 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT_42),
-      pullRequestOf(REPORT_42.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT_42, api, logger);
     expect(logger.lines.at(-1)).toBe('pr-comment: updated comment 3');
     scope.done();
   });
@@ -385,12 +360,7 @@ describe("the comment is found only among comments by the token's own identity",
       .patch('/repos/acme/shop/issues/comments/3')
       .reply(200, { id: 3 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT_42),
-      pullRequestOf(REPORT_42.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT_42, api, logger);
     expect(logger.lines[0]).toBe(
       `pr-comment: GitHub did not say who the token belongs to; taking it for the workflow's token (${ACTIONS_BOT}).`,
     );
@@ -402,12 +372,7 @@ describe("the comment is found only among comments by the token's own identity",
     const { api } = await client();
     github().get('/user').reply(401, { message: 'Bad credentials' });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(
-      renderComment(REPORT_42),
-      pullRequestOf(REPORT_42.context)!,
-      async () => api,
-      logger,
-    );
+    await post(REPORT_42, api, logger);
     expect(logger.lines).toEqual([
       expect.stringMatching(/^warning: pr-comment: not written: GitHub answered 401/),
     ]);
