@@ -4,6 +4,8 @@ import {
   FakeCluster,
   PREVIEW_OWNER_SELECTOR as SELECTOR,
   addDeadMetricsApi,
+  addDownWebhook,
+  addPodOnDeadNode,
   addKialiCR,
   addKialiCRD,
   addPreview,
@@ -32,8 +34,7 @@ function stuckOnKiali(prs: number[]): FakeCluster {
 function podOnDeadNode(): FakeCluster {
   const cluster = new FakeCluster({ controller: FAST });
   cluster.addNamespace('preview-pr-123', { labels: previewOwner(123) });
-  cluster.addNode('node-dead-1', false);
-  cluster.addPod('preview-pr-123', 'db-0', { nodeName: 'node-dead-1', graceSeconds: 30 });
+  addPodOnDeadNode(cluster, 'preview-pr-123', 'db-0', 'node-dead-1');
   return cluster;
 }
 
@@ -131,14 +132,9 @@ export const SCENARIOS: Scenario[] = [
     build: () => {
       const cluster = new FakeCluster({ controller: FAST });
       addPreview(cluster, 123);
-      cluster.addWebhook({
-        kind: 'Validating',
-        name: 'deny-delete.example.com',
-        failurePolicy: 'Fail',
-        resources: ['configmaps'],
-        operations: ['DELETE'],
-        service: { namespace: 'webhook-system', name: 'deny-delete' },
-        down: true,
+      addDownWebhook(cluster, 'deny-delete.example.com', ['configmaps'], {
+        namespace: 'webhook-system',
+        name: 'deny-delete',
       });
       return cluster;
     },

@@ -26,6 +26,44 @@ function configMap(cluster: FakeCluster, namespace: string, name = 'app-config')
   cluster.addObject(GVR.configmaps, { namespace, name, data: { 'app.properties': 'color=blue\n' } });
 }
 
+/** A cluster with namespace `preview-1`, labelled to be torn down. */
+function preview1(opts?: FakeClusterOptions): { cluster: FakeCluster; namespace: string } {
+  const cluster = new FakeCluster(opts);
+  const namespace = 'preview-1';
+  cluster.addNamespace(namespace, { labels: previewLabels });
+  return { cluster, namespace };
+}
+
+/** A Fail-policy validating webhook on DELETE of `resources` whose service is down: every such delete is refused. */
+export function addDownWebhook(
+  cluster: FakeCluster,
+  name: string,
+  resources: string[],
+  service: { namespace: string; name: string },
+): void {
+  cluster.addWebhook({
+    kind: 'Validating',
+    name,
+    failurePolicy: 'Fail',
+    resources,
+    operations: ['DELETE'],
+    service,
+    down: true,
+  });
+}
+
+/** Pod `pod` in `namespace` on `node`, which is NotReady: once deleted it stays Terminating forever. */
+export function addPodOnDeadNode(
+  cluster: FakeCluster,
+  namespace: string,
+  pod: string,
+  node: string,
+  graceSeconds = 30,
+): void {
+  cluster.addNode(node, false);
+  cluster.addPod(namespace, pod, { nodeName: node, graceSeconds });
+}
+
 /** `n` namespaces `preview-1..n` labelled app.kubernetes.io/part-of=preview, each with one ConfigMap. */
 export function cleanNamespaces(
   n: number,
@@ -127,9 +165,7 @@ export function metricsApiDown(opts?: FakeClusterOptions): {
   apiService: string;
   groupVersion: string;
 } {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'preview-1';
-  cluster.addNamespace(namespace, { labels: previewLabels });
+  const { cluster, namespace } = preview1(opts);
   configMap(cluster, namespace);
   addDeadMetricsApi(cluster);
   return { cluster, namespace, apiService: 'v1beta1.metrics.k8s.io', groupVersion: 'metrics.k8s.io/v1beta1' };
@@ -142,11 +178,8 @@ export function podOnDeadNode(opts?: FakeClusterOptions & { graceSeconds?: numbe
   pod: string;
   node: string;
 } {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'preview-1';
-  cluster.addNamespace(namespace, { labels: previewLabels });
-  cluster.addNode('node-1', false);
-  cluster.addPod(namespace, 'web-0', { nodeName: 'node-1', graceSeconds: opts?.graceSeconds ?? 30 });
+  const { cluster, namespace } = preview1(opts);
+  addPodOnDeadNode(cluster, namespace, 'web-0', 'node-1', opts?.graceSeconds);
   return { cluster, namespace, pod: 'web-0', node: 'node-1' };
 }
 
@@ -158,9 +191,7 @@ export function pvcInUse(opts?: FakeClusterOptions & { graceSeconds?: number }):
   pod: string;
   node: string;
 } {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'preview-1';
-  cluster.addNamespace(namespace, { labels: previewLabels });
+  const { cluster, namespace } = preview1(opts);
   cluster.addNode('node-1', true);
   cluster.addObject(GVR.persistentvolumeclaims, {
     namespace,
@@ -187,20 +218,10 @@ export function webhookBlocksDelete(opts?: FakeClusterOptions): {
   configMap: string;
   service: { namespace: string; name: string };
 } {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'preview-1';
+  const { cluster, namespace } = preview1(opts);
   const service = { namespace: 'webhook-system', name: 'deny-delete' };
-  cluster.addNamespace(namespace, { labels: previewLabels });
   configMap(cluster, namespace);
-  cluster.addWebhook({
-    kind: 'Validating',
-    name: 'deny-delete.example.com',
-    failurePolicy: 'Fail',
-    resources: ['configmaps'],
-    operations: ['DELETE'],
-    service,
-    down: true,
-  });
+  addDownWebhook(cluster, 'deny-delete.example.com', ['configmaps'], service);
   return { cluster, namespace, webhook: 'deny-delete.example.com', configMap: 'app-config', service };
 }
 
@@ -213,27 +234,11 @@ export function webhookBlocksCR(opts?: FakeClusterOptions): {
   namespace: string;
   webhook: string;
 } {
-  const cluster = new FakeCluster(opts);
-  const namespace = 'preview-1';
-  cluster.addNamespace(namespace, { labels: previewLabels });
-  cluster.addCRD({
-    group: 'kiali.io',
-    version: 'v1alpha1',
-    kind: 'Kiali',
-    plural: 'kialis',
-    namespaced: true,
-  });
-  cluster.addObject(GVR.kialis, { namespace, name: 'kiali', finalizers: ['kiali.io/finalizer'] });
+  const { cluster, namespace } = preview1(opts);
+  addKialiCRD(cluster);
+  addKialiCR(cluster, namespace);
   const webhook = 'kiali-guard.example.com';
-  cluster.addWebhook({
-    kind: 'Validating',
-    name: webhook,
-    failurePolicy: 'Fail',
-    resources: ['kialis'],
-    operations: ['DELETE'],
-    service: { namespace: 'kiali-operator', name: 'kiali-guard' },
-    down: true,
-  });
+  addDownWebhook(cluster, webhook, ['kialis'], { namespace: 'kiali-operator', name: 'kiali-guard' });
   return { cluster, namespace, webhook };
 }
 
