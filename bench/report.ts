@@ -401,7 +401,7 @@ function missesSection(r: Results): string {
   where a real API server has many cores). At ${high?.latencyMs ?? '?'} ms latency the ratio is ${times(highRatio)}.
   The adapter already makes the connection pool (with one TLS context for all its connections) and the auth
   headers once (refreshed every minute), sends through the pool's own \`request()\` rather than WHATWG \`fetch\`,
-  decodes gzip on zlib's thread pool and copies a list page only to parse it (src/kube/transport.ts). What is left:
+  decodes gzip on zlib's thread pool and copies a list page only to parse it (src/kube/send.ts and src/kube/gzip.ts). What is left:
   the fake server is single-threaded and spends about ${ms(median(col(big.ours, (s) => s.serverBusyMs)) / ours.requests)} per request
   (rendering pages of metadata and TLS), and a request waits behind the other ${CONCURRENCY - 1} in flight on each of the two
   threads — a real API server serves them on many cores; on the client, \`JSON.parse\` of the pages and TLS.`;

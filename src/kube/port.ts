@@ -1,6 +1,6 @@
 /**
  * The Kube port: the only cluster calls the engine needs. Domain code depends on this interface; the adapter
- * built by `createKube` (src/kube/client.ts, with client-node confined to src/kube/transport.ts) implements it.
+ * built by `createKube` (src/kube/client.ts, with client-node confined to src/kube/) implements it.
  */
 import type { NamespaceState, ObjectMeta, ApiResource, Cost } from '../model/cluster.js';
 
