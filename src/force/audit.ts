@@ -32,7 +32,7 @@ function logOne(logger: Logger, e: AuditEntry): void {
 }
 
 /** `failed`, `skipped: …` or the result itself: what entries are grouped by (a failure's text names its object). */
-const resultClass = (o: StepOutcome): string => (o.result === 'failed' ? 'failed' : resultText(o));
+export const resultClass = (o: StepOutcome): string => (o.result === 'failed' ? 'failed' : resultText(o));
 
 /** `kialis.kiali.io` of `kialis.kiali.io/kiali`. */
 const typeOf = (object: string): string => object.slice(0, Math.max(0, object.lastIndexOf('/')));

@@ -117,8 +117,6 @@ export type StepOutcome =
   | { result: 'skipped'; why: string }
   | { result: 'failed'; error: string };
 
-export type AuditResult = StepOutcome['result'];
-
 /** One line of the force audit trail: what the step was, and how it ended. */
 export type AuditEntry = AuditFields & StepOutcome;
 

@@ -1,6 +1,6 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
 import { objectLabel, allowedByText } from '../force/plan.js';
-import { resultText } from '../force/audit.js';
+import { resultClass, resultText } from '../force/audit.js';
 import type { AuditEntry, Decision, ForceStep, Refusal } from '../model/force.js';
 import type { Finding } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';
@@ -114,7 +114,7 @@ function groupSteps(steps: readonly ForceStep[], entries: Map<string, AuditEntry
   const groups = new Map<string, ForceStep[]>();
   for (const step of steps) {
     const entry = entries.get(entryKey(step));
-    const result = entry === undefined ? '' : entry.result === 'failed' ? 'failed' : resultText(entry);
+    const result = entry === undefined ? '' : resultClass(entry);
     const key =
       step.kind === 'object-finalizers'
         ? [
