@@ -11,7 +11,9 @@ import { lazyGitHub, runOnCluster } from './engine.js';
 import type { GitHubApi } from '../github/port.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../model/run.js';
-import { systemClock, type Logger } from '../shared/ports.js';
+import { systemClock } from '../shared/ports.js';
+import { coreLogger } from './core-logger.js';
+import { namedContext } from '../fleet/identity.js';
 import { breakCommands } from '../report/escape.js';
 import { publishRun } from '../report/publish.js';
 import { renderComment } from '../report/comment.js';
@@ -19,14 +21,6 @@ import { failedReport } from '../teardown/run.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
 export { CANCEL_BUDGET_MS };
-
-/** A Logger on @actions/core; every line is kept from forming a workflow command. */
-export const coreLogger: Logger = {
-  info: (m) => core.info(breakCommands(m)),
-  warning: (m) => core.warning(breakCommands(m)),
-  debug: (m) => core.debug(breakCommands(m)),
-  group: (title, fn) => core.group(breakCommands(title), fn),
-};
 
 /** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
 function budgetAfter(signal: AbortSignal): Promise<'late'> {
@@ -113,7 +107,8 @@ export async function run(): Promise<void> {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
     const started = systemClock.now();
-    const context = readRunContext(process.env);
+    // Named before connecting: a run that cannot connect still says which cluster it was for.
+    const context = namedContext(readRunContext(process.env), settings.clusterName);
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
     const report = await teardown(settings, cancel, started, context, github);
     await publishRun(report, started);

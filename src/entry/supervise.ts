@@ -87,13 +87,16 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
 
 /** The report of a run that did not finish, published like any other. */
 async function publishFailure(error: string, cancelled: boolean, started: number): Promise<void> {
-  const [{ readSettings }, { readRunContext }, { failedReport }, { publishRun }] = await Promise.all([
-    import('../settings/settings.js'),
-    import('./context.js'),
-    import('../teardown/run.js'),
-    import('../report/publish.js'),
-  ]);
+  const [{ readSettings }, { readRunContext }, { failedReport }, { publishRun }, { namedContext }] =
+    await Promise.all([
+      import('../settings/settings.js'),
+      import('./context.js'),
+      import('../teardown/run.js'),
+      import('../report/publish.js'),
+      import('../fleet/identity.js'),
+    ]);
   const settings = readSettings((name) => core.getInput(name));
-  const report = failedReport(settings, readRunContext(process.env), started, error, cancelled, systemClock);
+  const context = namedContext(readRunContext(process.env), settings.clusterName);
+  const report = failedReport(settings, context, started, error, cancelled, systemClock);
   await publishRun(report, started);
 }

@@ -9,6 +9,7 @@ import type { SweepSettings } from '../model/sweep.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { readScope, type Scope } from './scope.js';
+import { readClusterName } from './cluster-name.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -31,6 +32,8 @@ export interface Settings {
   readonly scope: Scope;
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
+  /** What the run calls its cluster (in the report, for `merge`); undefined = the context, else the server's host. */
+  readonly clusterName: string | undefined;
   readonly delete: boolean;
   readonly timeoutMs: number;
   /** What goes first: the custom resources (their controllers still running), or the namespace at once. */
@@ -62,7 +65,8 @@ export function splitList(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-function readBoolean(read: InputReader, name: string, fallback: boolean): boolean {
+/** A `true`/`false` input; `fallback` when empty. */
+export function readBoolean(read: InputReader, name: string, fallback: boolean): boolean {
   const raw = read(name).trim();
   if (raw === '') return fallback;
   if (/^(true|True|TRUE)$/.test(raw)) return true;
@@ -152,7 +156,8 @@ function readCustomResourcesTimeout(read: InputReader, timeoutMs: number): numbe
   return ms;
 }
 
-function readFailOn(read: InputReader): FailOn {
+/** The `fail-on` input. */
+export function readFailOn(read: InputReader): FailOn {
   const raw = read(Inputs.failOn).trim() || 'leaked';
   if (!(FAIL_ON as readonly string[]).includes(raw)) {
     throw new ConfigError(`Input "fail-on" is "${raw}"; allowed: ${FAIL_ON.join(', ')}.`, Inputs.failOn);
@@ -205,6 +210,7 @@ export function readSettings(read: InputReader): Settings {
     scope,
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
+    clusterName: readClusterName(read(Inputs.clusterName), Inputs.clusterName),
     // Already Terminating: there is nothing to delete, and nothing new may be.
     delete: scope === 'targets' && readBoolean(read, Inputs.delete, true),
     timeoutMs,
