@@ -6,8 +6,11 @@ import type { RunReport } from '../model/run.js';
 
 const indent = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
 
-/** The pieces of `JSON.stringify(report, null, 2)`, in order; joined, they are that text. */
-export function* reportJson(report: RunReport): Generator<string> {
+/**
+ * The pieces of `JSON.stringify(report, null, 2)`, in order; joined, they are that text. With `by`, every line after
+ * the first is indented by it too (the report nested in another document), without copying the text again.
+ */
+export function* reportJson(report: RunReport, by = ''): Generator<string> {
   const entries = Object.entries(report).filter(([, value]) => JSON.stringify(value) !== undefined);
   if (entries.length === 0) {
     yield '{}';
@@ -16,18 +19,18 @@ export function* reportJson(report: RunReport): Generator<string> {
   yield '{';
   for (const [i, [key, value]] of entries.entries()) {
     const comma = i < entries.length - 1 ? ',' : '';
-    const name = `\n  ${JSON.stringify(key)}: `;
+    const name = `\n${by}  ${JSON.stringify(key)}: `;
     if (key !== 'targets' || !Array.isArray(value) || value.length === 0) {
-      yield `${name}${indent(JSON.stringify(value, null, 2), '  ')}${comma}`;
+      yield `${name}${indent(JSON.stringify(value, null, 2), `${by}  `)}${comma}`;
       continue;
     }
     yield `${name}[`;
     for (const [j, target] of (value as unknown[]).entries()) {
       // An array writes null where JSON.stringify leaves a value out.
       const text = JSON.stringify(target, null, 2) ?? 'null';
-      yield `\n    ${indent(text, '    ')}${j < value.length - 1 ? ',' : ''}`;
+      yield `\n${by}    ${indent(text, `${by}    `)}${j < value.length - 1 ? ',' : ''}`;
     }
-    yield `\n  ]${comma}`;
+    yield `\n${by}  ]${comma}`;
   }
-  yield '\n}';
+  yield `\n${by}}`;
 }
