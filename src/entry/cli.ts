@@ -11,19 +11,25 @@ import { explain } from '../kube/explain.js';
 import { chooseOutput, renderOutput } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus } from './status.js';
+import { contextsOf, runContexts } from './cli-fleet.js';
+import { mergeCommand } from './cli-merge.js';
 
 const HELP = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
 
 Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
        namespace-teardown --scope all-terminating [--selector key=value] [options]
        namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [options]
+       namespace-teardown --context a,b,c [options]   the same in several clusters at once, one merged answer
+       namespace-teardown merge PATH...               one answer from many clusters' reports (merge --help)
 
   --namespaces LIST            names separated by commas, spaces or newlines
   --selector SELECTOR          label selector, e.g. preview.example.com/pr=123
   --scope SCOPE                targets (default) | all-terminating: every namespace already Terminating,
                                narrowed by --selector; deletes nothing, never writes to an Active namespace
   --kubeconfig FILE            kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)
-  --context NAME               kubeconfig context
+  --context NAME               kubeconfig context; several separated by commas run side by side, each
+                               bounded by its own deadline, and print one merged answer
+  --cluster-name NAME          what the report calls the cluster (default: the context, else the server)
   --no-delete                  only watch namespaces someone else deleted
   --timeout DURATION           e.g. 90s, 5m (default 5m)
   --teardown-order ORDER       custom-resources-first | namespace (default custom-resources-first)
@@ -70,6 +76,7 @@ const VALUE_FLAGS = [
   'scope',
   'kubeconfig',
   'context',
+  'cluster-name',
   'timeout',
   'teardown-order',
   'custom-resources-timeout',
@@ -112,6 +119,7 @@ export async function cli(argv: string[]): Promise<number> {
   let release = (): void => undefined;
   let stopStatus = (): void => undefined;
   try {
+    if (argv[0] === 'merge') return await mergeCommand(argv.slice(1));
     const { values } = parse(argv);
     if (values.help) {
       process.stdout.write(`${HELP}\n`);
@@ -137,6 +145,18 @@ export async function cli(argv: string[]): Promise<number> {
     stopStatus = status.done;
     release = onCancel(cancel, status.logger);
     const github = lazyGitHub(settings, process.env, systemClock, status.logger);
+    const contexts = contextsOf(values.context);
+    if (contexts.length > 1)
+      return await runContexts({
+        settings,
+        contexts,
+        kubeconfig: content,
+        output,
+        reportPath: values.report as string | undefined,
+        status,
+        signal: cancel.signal,
+        github,
+      });
     const report = await runOnCluster(
       settings,
       {

@@ -116,11 +116,14 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
-/** Run `node dist/index.js` as the runner does: INPUT_* variables, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT. */
+/**
+ * Run `node dist/index.js` (or another action's bundle, `entry`) as the runner does: INPUT_* variables,
+ * GITHUB_STEP_SUMMARY, GITHUB_OUTPUT.
+ */
 export function runBundle(
   inputs: Record<string, string>,
   extraEnv: Record<string, string | undefined> = {},
-  opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
+  opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void; entry?: string } = {},
 ): Promise<BundleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
   const summaryFile = join(dir, 'summary.md');
@@ -147,7 +150,7 @@ export function runBundle(
   return new Promise<BundleRun>((resolve) => {
     const child = execFile(
       process.execPath,
-      ['dist/index.js'],
+      [opts.entry ?? 'dist/index.js'],
       { env, timeout: opts.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         const ms = Date.now() - started;
@@ -173,5 +176,22 @@ export function runBundle(
     const runUrl = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
     assertWellFormed(run.summary, runUrl);
     return run;
+  });
+}
+
+/** Run the command line's bundle, `node dist/cli/index.js ARGS`, with only PATH and `env` set. */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/cli/index.js', ...args],
+      { timeout: timeoutMs, env: { PATH: process.env.PATH, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
