@@ -1,9 +1,9 @@
 /** The merge action's main thread: the merge runs in a worker with a bounded heap; a worker that dies fails the step. */
 import * as core from '@actions/core';
 import { Worker } from 'node:worker_threads';
-import { ENGINE_HEAP_MB, whyStopped } from './supervise.js';
+import { ENGINE_HEAP_MB, whyStopped } from './worker-limits.js';
 
-/** The young generation, as small as the teardown's: short-lived pieces of JSON are collected young. */
+/** The young generation, small like the teardown's: the short-lived pieces of JSON are collected young. */
 const MERGE_YOUNG_MB = 8;
 
 /** Run the merge in a worker; the exit code for the process. */

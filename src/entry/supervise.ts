@@ -10,9 +10,10 @@ import { messageOf } from '../shared/errors.js';
 import { systemClock } from '../shared/ports.js';
 import { cancelOnSignals } from './signals.js';
 import { CANCEL_BUDGET_MS } from './budgets.js';
+import { ENGINE_HEAP_MB, whyStopped } from './worker-limits.js';
 
-/** The run's heap: about five times what 5,000 targets need at their peak. */
-export const ENGINE_HEAP_MB = 512;
+export { ENGINE_HEAP_MB, whyStopped };
+
 /** The young generation: small, so the bursts of a big run are collected young instead of growing the heap. */
 const ENGINE_YOUNG_MB = 12;
 /** After a cancel, how long the run has to publish before it is stopped and the state is published from here. */
@@ -30,14 +31,6 @@ export interface SuperviseOptions {
   youngMb?: number;
   /** Publish a failed run's report (loaded only when needed). */
   publishFailure?: (error: string, cancelled: boolean, started: number) => Promise<void>;
-}
-
-/** Why the worker ended without finishing, in words for the summary. */
-export function whyStopped(error: unknown, heapMb: number): string {
-  if ((error as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return `the run ran out of memory: its heap is bounded to ${heapMb} MiB; nothing after that point is known`;
-  }
-  return `the run stopped unexpectedly: ${messageOf(error)}`;
 }
 
 /** Run the action in a worker; the exit code for the process. */

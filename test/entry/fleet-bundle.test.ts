@@ -52,7 +52,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
             namespaces: 'preview-pr-42',
             kubeconfig: kubeconfigs[name],
             'cluster-name': name,
-            timeout: '4s',
+            timeout: '10s', // the leaked one waits it out; the clean one goes as soon as it can
             'fail-on': 'never',
           },
           { GITHUB_JOB: 'teardown', GITHUB_WORKFLOW: 'preview-cleanup' },

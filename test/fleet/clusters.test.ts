@@ -31,7 +31,8 @@ describe('one answer from the reports of runs in several clusters', () => {
     clusters.push(eu, us);
     const [a, b, c] = [await eu.start(), await us.start(), await ap.start()];
     await ap.stop(); // its port is closed now: unreachable
-    const inputs = { selector: SELECTOR, timeout: '3s' };
+    // Long enough for the clean cluster's namespaces to go on a loaded machine; only the leaked ones wait it out.
+    const inputs = { selector: SELECTOR, timeout: '10s' };
     reports = await Promise.all([
       runCluster(renamed(a.kubeconfig, 'kind-eu'), { ...inputs, 'cluster-name': 'eu' }),
       runCluster(renamed(b.kubeconfig, 'kind-us'), { ...inputs, 'cluster-name': 'us' }),
