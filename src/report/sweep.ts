@@ -76,6 +76,9 @@ export function renderSweep(report: RunReport): string {
       (sweep.maxAge ? ` · unlabelled after ${sweep.maxAge}` : '') +
       ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)` +
       (sweep.githubApi === 'rest' ? ' (REST: GraphQL refused)' : '') +
+      (sweep.unmatched
+        ? ` · ${sweep.unmatched} more listed that do not match \`${md(sweep.listedBy)}\`: not candidates`
+        : '') +
       '</sub>',
   ];
   if (going.length) {
