@@ -61,6 +61,16 @@ export function resetAfter(clock: SkipClock, seconds: number): string {
   return String(Math.floor(clock.now() / 1000) + seconds);
 }
 
+/** nock for GitHub beside a fake API server on loopback: every other host is refused. */
+export function nockBesideLoopback(): void {
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+    nock.enableNetConnect('127.0.0.1');
+  });
+  afterEach(() => nock.cleanAll());
+}
+
 export function beforeEachNock(): void {
   beforeAll(() => {
     if (!nock.isActive()) nock.activate();
