@@ -130,6 +130,9 @@ describe('the sweep deletes only candidates it verified', () => {
         ),
       ),
     );
+    expect(renderSummary(report)).toContain(
+      `5 more listed that do not match \`${listedBy}\`: not candidates`,
+    );
   });
 
   test('a candidate listed without a UID is kept with the reason, never deleted, never called recreated', async () => {
@@ -164,11 +167,12 @@ describe('custom resources first on a target recreated after it was read', () =>
     cluster.failNext({ method: 'GET', path: /^\/api\/v1\/namespaces\/pr-1$/ }, { status: 200, body: old });
     const from = cluster.requests.length;
     const { report } = await runEngine(started.kubeconfig, { namespaces: 'pr-1', timeout: '4s' });
-    const run = cluster.requests.slice(from);
-    expect(writesOf(run).filter((w) => w.includes('/widgets/'))).toEqual([]);
+    // Nothing at all: neither its custom resource nor the namespace DELETE (refused before it was sent).
+    expect(writesOf(cluster.requests.slice(from))).toEqual([]);
     expect(cluster.get(WIDGETS, 'pr-1', 'bucket')).toBeDefined();
     const target = report.targets[0]!;
     expect(target.outcome).toBe('recreated');
+    expect(target.note).toBe('replaced by a new namespace before deletion; the new one was not deleted');
     expect(target.customResources).toMatchObject({
       mode: 'skipped',
       note: expect.stringMatching(/recreated .* none of its custom resources deleted/),
@@ -194,7 +198,7 @@ describe('scope: all-terminating with force on, a namespace listed Terminating t
     const list = { method: 'GET', path: /^\/api\/v1\/namespaces$/, query: /^(?!.*watch)/ };
     cluster.failNext(list, { status: 200, body });
     const from = cluster.requests.length;
-    const run = { scope: 'all-terminating', timeout: '4s', force: 'on', 'force-after': '1s', ...inputs };
+    const run = { scope: 'all-terminating', timeout: '6s', force: 'on', 'force-after': '1s', ...inputs };
     const { report } = await runEngine(started.kubeconfig, run, { pollMs: 60_000 });
     return { report, writes: writesOf(cluster.requests.slice(from)) };
   }
