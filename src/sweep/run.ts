@@ -7,6 +7,7 @@ import { isProtected, type Settings } from '../settings/settings.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Resolved } from '../targets/resolve.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
+import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
@@ -33,6 +34,15 @@ async function askGitHub(
     if (typeof pr === 'number') numbers.add(pr);
   }
   return askPullStates(github, sweep.repository, numbers);
+}
+
+/** One warning when GitHub left pull requests unknown (no answer in time, a rate limit, another PR's answer). */
+function warnUnknown(states: Map<number, PullState>, logger: Logger): void {
+  const unknown = [...states].filter(([, s]) => s.state === 'unknown');
+  const [first] = unknown;
+  if (!first) return;
+  const why = first[1].state === 'unknown' ? first[1].error : '';
+  logger.warning(`${unknown.length} pull request(s) unknown, their namespaces kept; PR #${first[0]}: ${why}`);
 }
 
 /** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
@@ -74,6 +84,7 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
     const candidates = await deps.kube.listNamespaces(listedBy);
     const asked = await askGitHub(sweep, candidates, deps.github);
     if (asked.fallback) deps.logger.info(`GraphQL refused, asked through REST: ${asked.fallback}`);
+    warnUnknown(asked.states, deps.logger);
     deps.logger.info(
       `${candidates.length} candidate namespace(s) (${listedBy}), ${asked.states.size} pull request(s) of ` +
         `${sweep.repository.owner}/${sweep.repository.repo}, ${deps.github.sent} GitHub request(s) (${asked.via})`,

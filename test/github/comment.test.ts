@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
-import { graphqlUrl } from '../../src/github/client.js';
+import { graphqlUrl } from '../../src/github/create.js';
 import { ACTIONS_BOT } from '../../src/github/identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
 import type { GitHubApi } from '../../src/github/port.js';
@@ -8,11 +8,17 @@ import { pullRequestOf } from '../../src/entry/context.js';
 import { renderComment } from '../../src/report/comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import type { RunReport } from '../../src/model/run.js';
-import { API, beforeEachNock, client, github, TOKEN } from './helpers.js';
+import { API, beforeEachNock, client, github, SkipClock, TOKEN } from './helpers.js';
 
 /** Post a run's comment as the action does: rendered from the report, on the pull request of its context. */
 const post = (report: RunReport, api: GitHubApi, logger: RecordingLogger): Promise<void> =>
-  commentOnPullRequest(renderComment(report), pullRequestOf(report.context)!, async () => api, logger);
+  commentOnPullRequest(
+    renderComment(report),
+    pullRequestOf(report.context)!,
+    async () => api,
+    logger,
+    new SkipClock(),
+  );
 
 const REPO = { owner: 'acme', repo: 'shop' };
 const COMMENTS = '/repos/acme/shop/issues/42/comments';
