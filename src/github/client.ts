@@ -14,7 +14,7 @@ import {
   type GraphqlAnswer,
   type GraphqlError,
 } from './port.js';
-import { rateLimitWhy, routeName, toGitHubError, type SendFailure } from './failure.js';
+import { rateLimitWhy, retryWhy, routeName, toGitHubError, type SendFailure } from './failure.js';
 import { primaryResetAt, retryDelayMs } from './rate-limit.js';
 
 /** How one call is sent: its signal (deadline, own limit, cancellation) and the largest answer read. */
@@ -181,7 +181,7 @@ export class GitHubClient implements GitHubApi {
       if (e.status === 304 && cached) return { status: 304, data: cached.data, headers: {} };
       const delay = this.delayFor(e, retry);
       if (delay === undefined) throw toGitHubError(e);
-      const why = e.status === 0 || (e.status ?? 0) >= 500 ? `retrying ${what}` : rateLimitWhy(e);
+      const why = e.status === 0 || (e.status ?? 0) >= 500 ? retryWhy(e) : rateLimitWhy(e);
       this.shared.pause(this.parts.clock.now() + delay, why);
     }
   }

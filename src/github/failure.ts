@@ -18,6 +18,12 @@ export function routeName(route: string, graphqlEndpoint: string): string {
   return route.split('?')[0]!;
 }
 
+/** Why a retry waits: GitHub's error, or no answer in time. */
+export function retryWhy(e: SendFailure): string {
+  return e.status ? `a retry after GitHub answered ${e.status}` : 'a retry after no answer';
+}
+
+/** Which limit a rate-limit wait is for. */
 export function rateLimitWhy(e: SendFailure): string {
   return e.shown?.startsWith('GitHub GraphQL') ? "GitHub GraphQL's rate limit" : "GitHub's rate limit";
 }
