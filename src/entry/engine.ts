@@ -2,7 +2,7 @@
  * The engine's dependencies, assembled once for both entry points: the cluster adapter from the kubeconfig, the
  * GitHub client built on first use, the clock, the logger and the cancel signal; then the sweep or the teardown.
  */
-import type { GitHubLimits } from '../github/client.js';
+import type { GitHubLimits } from '../github/client-state.js';
 import { apiBaseUrl, createGitHub, graphqlUrl } from '../github/create.js';
 import type { GitHubApi } from '../github/port.js';
 import type { KubeClient } from '../kube/client.js';

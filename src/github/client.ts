@@ -1,9 +1,13 @@
-/** The one GitHub client: any `send` behind rate limits, a concurrency bound, a cap and the deadline. */
+/**
+ * The one GitHub client: any `send` behind rate limits, a concurrency bound, a cap and the deadline. Not
+ * @octokit/plugin-throttling + plugin-retry: their waits run on their own timers (no injected clock, no deadline, no
+ * cancel), they space every POST, GraphQL queries too, a second apart, and they miss GraphQL limits on GHES.
+ */
 import type { Clock, Logger } from '../shared/ports.js';
-import { Slots } from '../shared/slots.js';
 import { graphqlRateLimited, pointsResetAt } from './graphql-limit.js';
 import { AnswerTooLarge } from './bounded-fetch.js';
 import { CallBounds, type CallLimit, type GitHubBounds } from './call-bounds.js';
+import { ClientState, DEFAULT_LIMITS, type GitHubLimits } from './client-state.js';
 import {
   GitHubError,
   MAX_ANSWER_BYTES,
@@ -33,46 +37,6 @@ export type Send = (
 /** Looks at a successful answer and says when it is a failure after all. */
 type Inspect = (res: GitHubResponse) => SendFailure | undefined;
 
-/** Limits of one run's conversation with GitHub. */
-export interface GitHubLimits {
-  /** Requests in flight at once (default 4: GitHub's secondary limits punish bursts). */
-  concurrency?: number;
-  /** Hard cap on requests sent in one run, retries included (default 2,500: a backstop; the sweep caps pull requests). */
-  maxRequests?: number;
-  /** The longest single wait for a rate limit; a later reset fails the request instead (default 5 min). */
-  maxWaitMs?: number;
-  /** Retries of one request after a rate limit, a 5xx or no answer within `callMs` (default 3). */
-  maxRetries?: number;
-  /** The longest one call may take, its answer read; the deadline may cut it shorter (default 30 s). */
-  callMs?: number;
-}
-
-export const DEFAULT_LIMITS: Required<GitHubLimits> = {
-  concurrency: 4,
-  maxRequests: 2500,
-  maxWaitMs: 5 * 60_000,
-  maxRetries: 3,
-  callMs: 30_000,
-};
-
-/** What every view of one client shares: the count, the concurrency bound, the rate-limit pause and the ETags. */
-class Shared {
-  sent = 0;
-  pausedUntil = 0;
-  pauseWhy = "GitHub's rate limit";
-  readonly slots: Slots;
-  // GitHub does not count a 304 against the primary limit: revalidate repeated GETs with their ETag.
-  readonly etags = new Map<string, { etag: string; data: unknown }>();
-  constructor(concurrency: number) {
-    this.slots = new Slots(concurrency);
-  }
-  pause(until: number, why: string): void {
-    if (until <= this.pausedUntil) return;
-    this.pausedUntil = until;
-    this.pauseWhy = why;
-  }
-}
-
 /** The client's parts besides `send`. */
 export interface ClientParts {
   clock: Clock;
@@ -91,7 +55,7 @@ export class GitHubClient implements GitHubApi {
   constructor(
     private readonly send: Send,
     private readonly parts: ClientParts,
-    private readonly shared = new Shared({ ...DEFAULT_LIMITS, ...parts.limits }.concurrency),
+    private readonly shared = new ClientState({ ...DEFAULT_LIMITS, ...parts.limits }.concurrency),
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...parts.limits };
     this.bounds = new CallBounds(parts.bounds ?? {}, parts.clock, this.limits.callMs);
@@ -112,12 +76,7 @@ export class GitHubClient implements GitHubApi {
     params: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<GitHubResponse<T>> {
-    await this.shared.slots.acquire();
-    try {
-      return (await this.attempt(route, params, options)) as GitHubResponse<T>;
-    } finally {
-      this.shared.slots.release();
-    }
+    return this.slotted(async () => (await this.attempt(route, params, options)) as GitHubResponse<T>);
   }
 
   async graphql<T>(
@@ -125,8 +84,7 @@ export class GitHubClient implements GitHubApi {
     variables: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<GraphqlAnswer<T>> {
-    await this.shared.slots.acquire();
-    try {
+    return this.slotted(async () => {
       const inspect: Inspect = (res) => graphqlRateLimited(res.data, res.headers);
       const route = `POST ${this.graphqlEndpoint}`;
       const res = await this.attempt(route, { query, variables }, options, inspect);
@@ -134,6 +92,13 @@ export class GitHubClient implements GitHubApi {
       if (reset !== undefined) this.shared.pause(reset + 1000, "GitHub GraphQL's point budget");
       const body = (res.data ?? {}) as { data?: T | null; errors?: GraphqlError[] };
       return { data: body.data ?? null, errors: Array.isArray(body.errors) ? body.errors : [] };
+    });
+  }
+
+  private async slotted<T>(work: () => Promise<T>): Promise<T> {
+    await this.shared.slots.acquire();
+    try {
+      return await work();
     } finally {
       this.shared.slots.release();
     }
@@ -146,7 +111,6 @@ export class GitHubClient implements GitHubApi {
     inspect?: Inspect,
   ): Promise<GitHubResponse> {
     const what = routeName(route, this.graphqlEndpoint);
-    const cacheable = route.startsWith('GET ');
     for (let retry = 0; ; retry++) {
       await this.waitForReset(what);
       this.bounds.check(what);
@@ -157,32 +121,40 @@ export class GitHubClient implements GitHubApi {
         );
       }
       this.shared.sent++;
-      const cached = cacheable ? this.shared.etags.get(route) : undefined;
-      const headers = cached ? { 'if-none-match': cached.etag } : {};
-      const call = this.bounds.call();
-      let e: SendFailure;
-      try {
-        const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
-        const res = await this.send(route, { ...params, headers }, { signal: call.signal, maxBytes });
-        const failed = inspect?.(res);
-        if (!failed) {
-          this.notePrimary(res.headers);
-          if (cacheable && typeof res.headers.etag === 'string')
-            this.shared.etags.set(route, { etag: res.headers.etag, data: res.data });
-          return { status: res.status, data: res.data, headers: res.headers };
-        }
-        e = failed;
-      } catch (error) {
-        e = this.failureOf(error, what, call);
-      } finally {
-        call.dispose();
-      }
+      const cached = route.startsWith('GET ') ? this.shared.etags.get(route) : undefined;
+      const sent = await this.once(route, what, { params, options, inspect, etag: cached?.etag });
+      if ('answer' in sent) return sent.answer;
+      const e = sent.failed;
       this.notePrimary(e.response?.headers);
       if (e.status === 304 && cached) return { status: 304, data: cached.data, headers: {} };
       const delay = this.delayFor(e, retry);
       if (delay === undefined) throw toGitHubError(e);
       const why = e.status === 0 || (e.status ?? 0) >= 500 ? retryWhy(e) : rateLimitWhy(e);
       this.shared.pause(this.parts.clock.now() + delay, why);
+    }
+  }
+
+  /** Send once, within the call's limit: the answer, or the failure to retry or end in. */
+  private async once(
+    route: string,
+    what: string,
+    c: { params: Record<string, unknown>; options: CallOptions; inspect?: Inspect; etag?: string },
+  ): Promise<{ answer: GitHubResponse } | { failed: SendFailure }> {
+    const headers = c.etag ? { 'if-none-match': c.etag } : {};
+    const call = this.bounds.call();
+    try {
+      const maxBytes = c.options.maxBytes ?? MAX_ANSWER_BYTES;
+      const res = await this.send(route, { ...c.params, headers }, { signal: call.signal, maxBytes });
+      const failed = c.inspect?.(res);
+      if (failed) return { failed };
+      this.notePrimary(res.headers);
+      if (route.startsWith('GET ') && typeof res.headers.etag === 'string')
+        this.shared.etags.set(route, { etag: res.headers.etag, data: res.data });
+      return { answer: { status: res.status, data: res.data, headers: res.headers } };
+    } catch (error) {
+      return { failed: this.failureOf(error, what, call) };
+    } finally {
+      call.dispose();
     }
   }
 

@@ -1,7 +1,8 @@
 /** The real GitHub client: Octokit from @actions/github, each answer read through its size limit, and where GitHub is. */
 import type { Clock, Logger } from '../shared/ports.js';
 import { boundedFetch } from './bounded-fetch.js';
-import { GitHubClient, type GitHubLimits, type Send } from './client.js';
+import { GitHubClient, type Send } from './client.js';
+import type { GitHubLimits } from './client-state.js';
 import type { GitHubApi, GitHubHeaders } from './port.js';
 
 /** Where GitHub's REST API is: `GITHUB_API_URL` on a runner (GitHub Enterprise Server too), else github.com. */

@@ -1,6 +1,6 @@
 /** Test wiring for the GitHub client: a clock whose sleeps pass at once, and the real Octokit over nock. */
 import nock from 'nock';
-import type { GitHubLimits } from '../../src/github/client.js';
+import type { GitHubLimits } from '../../src/github/client-state.js';
 import { createGitHub } from '../../src/github/create.js';
 import type { GitHubApi } from '../../src/github/port.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';

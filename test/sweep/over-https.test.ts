@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
 import { runEngine } from '../../src/entry/engine.js';
-import type { GitHubLimits } from '../../src/github/client.js';
+import type { GitHubLimits } from '../../src/github/client-state.js';
 import { createGitHub } from '../../src/github/create.js';
 import { createKube } from '../../src/kube/client.js';
 import { renderSummary } from '../../src/report/markdown.js';
