@@ -242,6 +242,36 @@ describe('the one PR comment', () => {
     });
   });
 
+  test("the comment has 20 s of its own, whatever the run's deadline left", async () => {
+    const { api, clock } = await client();
+    github().get('/user').reply(200, { login: 'octo-deployer' });
+    github().get(COMMENTS).query(true).reply(200, []);
+    github()
+      .post(COMMENTS)
+      .reply(201, { id: 1, user: { login: 'octo-deployer' } });
+    const logger = new RecordingLogger();
+    await post(REPORT, api.until(clock.now() - 1), logger);
+    expect(logger.lines).toContain('pr-comment: created comment 1');
+  });
+
+  test('a rate limit asking for longer than those 20 s is not waited: a warning, nothing written', async () => {
+    const { api, clock } = await client();
+    github().get('/user').reply(200, { login: 'octo-deployer' });
+    github()
+      .get(COMMENTS)
+      .query(true)
+      .reply(403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '30' });
+    const logger = new RecordingLogger();
+    await post(REPORT, api, logger);
+    expect(logger.lines.slice(1)).toEqual([
+      expect.stringMatching(
+        /^warning: pr-comment: not written: .*asked to wait 30 s with 20 s left before the deadline \(the comment has 20 s after the result\)$/,
+      ),
+    ]);
+    expect(clock.slept).toEqual([]);
+    expect(api.sent).toBe(2);
+  });
+
   test('a GitHub failure other than 403/404 is a warning too', async () => {
     const { api } = await client({ maxRetries: 0 });
     github().get('/user').reply(200, { login: 'octo-deployer' });
