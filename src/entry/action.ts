@@ -114,12 +114,12 @@ export async function run(): Promise<void> {
     if (settings.githubToken) core.setSecret(settings.githubToken);
     const started = systemClock.now();
     const context = readRunContext(process.env);
-    const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
+    const github = lazyGitHub(settings, process.env, systemClock, coreLogger, cancel.signal);
     const report = await teardown(settings, cancel, started, context, github);
     await publishRun(report, started);
     if (settings.prComment && !cancel.signal.aborted) {
       const pr = pullRequestOf(context);
-      if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger);
+      if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger, systemClock);
       else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');
     }
   } catch (error) {

@@ -136,7 +136,7 @@ export async function cli(argv: string[]): Promise<number> {
     const status = createStatus(process.stderr, process.env);
     stopStatus = status.done;
     release = onCancel(cancel, status.logger);
-    const github = lazyGitHub(settings, process.env, systemClock, status.logger);
+    const github = lazyGitHub(settings, process.env, systemClock, status.logger, cancel.signal);
     const report = await runOnCluster(
       settings,
       {

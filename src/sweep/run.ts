@@ -8,6 +8,7 @@ import { formatDuration } from '../shared/duration.js';
 import { identityProblem, type Resolved } from '../targets/resolve.js';
 import { selectorMatches } from '../targets/selector.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
+import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
@@ -61,6 +62,15 @@ async function askGitHub(
   return askPullStates(github, sweep.repository, numbers);
 }
 
+/** One warning when GitHub left pull requests unknown (no answer in time, a rate limit, another PR's answer). */
+function warnUnknown(states: Map<number, PullState>, logger: Logger): void {
+  const unknown = [...states].filter(([, s]) => s.state === 'unknown');
+  const [first] = unknown;
+  if (!first) return;
+  const why = first[1].state === 'unknown' ? first[1].error : '';
+  logger.warning(`${unknown.length} pull request(s) unknown, their namespaces kept; PR #${first[0]}: ${why}`);
+}
+
 /** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
 export function decideAll(
   settings: Settings,
@@ -104,6 +114,7 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
     const { candidates, unmatched } = await listCandidates(deps, listedBy);
     const asked = await askGitHub(sweep, candidates, deps.github);
     if (asked.fallback) deps.logger.info(`GraphQL refused, asked through REST: ${asked.fallback}`);
+    warnUnknown(asked.states, deps.logger);
     deps.logger.info(
       `${candidates.length} candidate namespace(s) (${listedBy}), ${asked.states.size} pull request(s) of ` +
         `${sweep.repository.owner}/${sweep.repository.repo}, ${deps.github.sent} GitHub request(s) (${asked.via})`,

@@ -1,6 +1,7 @@
 /** Test wiring for the GitHub client: a clock whose sleeps pass at once, and the real Octokit over nock. */
 import nock from 'nock';
-import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
+import type { GitHubLimits } from '../../src/github/client-state.js';
+import { createGitHub } from '../../src/github/create.js';
 import type { GitHubApi } from '../../src/github/port.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 
@@ -54,6 +55,11 @@ export function fromBody(answer: (body: unknown) => object): (req: Request) => P
 /** nock scope for the API, answering only requests that carry the token. */
 export function github(): nock.Scope {
   return nock(API, { reqheaders: { authorization: `token ${TOKEN}` } });
+}
+
+/** A REST pull request answer for number `n`: its number and URL, and `fields`. */
+export function pull(n: number, fields: Record<string, unknown>): Record<string, unknown> {
+  return { number: n, html_url: `https://ghe.example.com/acme/shop/pull/${n}`, ...fields };
 }
 
 /** `x-ratelimit-reset` that many seconds after the clock's now. */
