@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { runEngine as runWith } from '../../src/entry/engine.js';
-import { createGitHub } from '../../src/github/client.js';
+import { createGitHub } from '../../src/github/create.js';
 import { createKube } from '../../src/kube/client.js';
 import type { RunReport } from '../../src/model/run.js';
 import { renderSummary } from '../../src/report/markdown.js';
@@ -67,11 +67,9 @@ describe('the sweep deletes only candidates it verified', () => {
     started = await cluster.start();
     // GraphQL refused: REST answers both pull requests closed three hours ago.
     graphqlApi().post(GRAPHQL_PATH).reply(404, { message: 'Not Found' });
-    const closed = { state: 'closed', closed_at: hoursAgo(3), merged_at: null };
-    github()
-      .get(/\/repos\/acme\/shop\/pulls\/[12]$/)
-      .times(2)
-      .reply(200, closed);
+    const closed = (number: number) => ({ number, state: 'closed', closed_at: hoursAgo(3), merged_at: null });
+    github().get('/repos/acme/shop/pulls/1').reply(200, closed(1));
+    github().get('/repos/acme/shop/pulls/2').reply(200, closed(2));
   });
   afterEach(() => cluster.stop());
 
