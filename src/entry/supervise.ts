@@ -6,6 +6,7 @@
  */
 import * as core from '@actions/core';
 import { Worker } from 'node:worker_threads';
+import { safeLog } from '../report/escape.js';
 import { messageOf } from '../shared/errors.js';
 import { systemClock } from '../shared/ports.js';
 import { cancelOnSignals } from './signals.js';
@@ -80,7 +81,7 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
   try {
     await (opts.publishFailure ?? publishFailure)(why, cancelled, started);
   } catch (error) {
-    core.setFailed(`${why}; no report could be written: ${messageOf(error)}`);
+    core.setFailed(safeLog(`${why}; no report could be written: ${messageOf(error)}`));
   }
   return 1;
 }

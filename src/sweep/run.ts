@@ -11,6 +11,7 @@ import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
 import { candidateSelector } from '../settings/sweep.js';
+import { webUrl } from '../shared/urls.js';
 import type { SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
 
 /** What the sweep needs besides the teardown's own ports. */
@@ -35,6 +36,12 @@ async function askGitHub(
   return askPullStates(github, sweep.repository, numbers);
 }
 
+/** GitHub's link to the pull request when it is the one asked about (this server, this path), else one made here. */
+function pullUrl(pull: PullState | undefined, serverUrl: string, path: string): string {
+  const given = pull && 'url' in pull ? webUrl(pull.url, serverUrl) : undefined;
+  return given?.pathname.toLowerCase() === path.toLowerCase() ? given.href : `${serverUrl}${path}`;
+}
+
 /** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
 export function decideAll(
   settings: Settings,
@@ -51,13 +58,12 @@ export function decideAll(
       const pr = prNumberOf(label);
       const pull = typeof pr === 'number' ? pulls.get(pr) : undefined;
       const decision = decide({ label, createdAt: ns.creationTimestamp, pull }, { ...sweep }, now);
-      const fromApi = pull && 'url' in pull ? pull.url : undefined;
       return {
         namespace: ns.name,
         label,
         pr: typeof pr === 'number' ? pr : undefined,
         pull,
-        prUrl: typeof pr === 'number' ? (fromApi ?? `${serverUrl}/${owner}/${repo}/pull/${pr}`) : undefined,
+        prUrl: typeof pr === 'number' ? pullUrl(pull, serverUrl, `/${owner}/${repo}/pull/${pr}`) : undefined,
         createdAt: ns.creationTimestamp,
         ...decision,
         protected: decision.decision === 'go' && isProtected(settings, ns.name) ? true : undefined,

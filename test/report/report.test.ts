@@ -29,6 +29,7 @@ function report(targets: TargetReport[]): RunReport {
       pullRequest: { number: 42, title: 'Add <b>cart</b> | ::error::x' },
       sha: 'abcdef1234567890',
       runUrl: 'https://github.com/acme/shop/actions/runs/1',
+      serverUrl: 'https://github.com',
     },
     settings: { namespaces: ['pr-1'] },
   });
