@@ -111,6 +111,7 @@ async function teardown(
 export async function run(): Promise<void> {
   const cancel = new AbortController();
   const release = onCancel(cancel);
+  let published = false;
   try {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
@@ -119,13 +120,19 @@ export async function run(): Promise<void> {
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
     const report = await teardown(settings, cancel, started, context, github);
     await publishRun(report, started);
+    published = true;
+    // At once: from here on the main thread never publishes, whatever becomes of this thread.
+    const exitCode = Number(process.exitCode ?? 0);
+    parentPort?.postMessage({ type: 'published', exitCode } satisfies EngineMessage);
     if (settings.prComment && !cancel.signal.aborted) {
       const pr = pullRequestOf(context);
       if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger);
       else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');
     }
   } catch (error) {
-    core.setFailed(safeLines(explain(error)));
+    // After publishing, the result stands: a later failure is said, never a second verdict.
+    if (published) core.warning(`after the report was published: ${safeLines(explain(error))}`);
+    else core.setFailed(safeLines(explain(error)));
   } finally {
     release();
     // The run ended as it should (published, or refused its input): the main thread has nothing to add.
