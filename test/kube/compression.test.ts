@@ -144,4 +144,30 @@ describe('a gzip body the client cannot use', () => {
         'the answer about one object may be; it was not read further',
     );
   });
+
+  test('a kubeconfig without TLS options (fetch decodes the body): the decoded bytes are bounded the same', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{ name: public, cluster: { server: "https://k8s.example.com" } }]',
+        'users: [{ name: admin, user: { token: abc } }]',
+        'contexts: [{ name: public, context: { cluster: public, user: admin } }]',
+        'current-context: public',
+      ].join('\n'),
+    );
+    const kube = createKube(kc);
+    nock('https://k8s.example.com')
+      .get('/api/v1/namespaces/preview-42')
+      .reply(200, gzipSync(Buffer.alloc(BODY_LIMITS.object * 4)), {
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      });
+    const err = await kube.getNamespace('preview-42').catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: 'ResponseTooLarge' });
+    expect((err as Error).message).toMatch(
+      /^the server's answer to GET \/api\/v1\/namespaces\/preview-42 grew past 8 MiB/,
+    );
+  });
 });
