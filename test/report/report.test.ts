@@ -124,4 +124,12 @@ describe('outputs', () => {
       report: '/tmp/r.json',
     });
   });
+
+  test('names a server sent with control characters: escaped, and the JSON reads back the same', () => {
+    const names = ['pr-\u202e1', 'pr-\u009b2', 'pr-\u001b3'];
+    const r = report(names.map((name) => target({ name, outcome: 'gone' })));
+    const { deleted } = outputsOf(r, '');
+    expect(deleted).toBe('["pr-\\u202e1","pr-\\u009b2","pr-\\u001b3"]');
+    expect(JSON.parse(deleted)).toEqual(names);
+  });
 });
