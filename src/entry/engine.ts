@@ -49,8 +49,10 @@ export async function runEngine(
   deps: TeardownDeps & { github: () => Promise<GitHubApi>; serverUrl: string },
   context: RunContext,
 ): Promise<RunReport> {
-  if (!settings.sweep) return runTeardown(settings, deps, context);
-  return runSweep(settings, { ...deps, github: await deps.github() }, context);
+  // The GitHub server the report's links may point at, where the context does not say already (the CLI).
+  const known = { serverUrl: deps.serverUrl, ...context };
+  if (!settings.sweep) return runTeardown(settings, deps, known);
+  return runSweep(settings, { ...deps, github: await deps.github() }, known);
 }
 
 /** What differs between the action and the CLI: where lines go, and what a credential plugin's output is. */

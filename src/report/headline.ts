@@ -4,7 +4,7 @@ import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
-import { fence, md } from './escape.js';
+import { fence, md, mdLink } from './escape.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
 
@@ -54,7 +54,7 @@ function whereLine(report: RunReport): string {
     parts.push(`pull request #${c.pullRequest.number}${title}`);
   } else if (c.ref) parts.push(`ref ${md(c.ref)}`);
   if (c.sha) parts.push(`commit ${md(c.sha.slice(0, 12))}`);
-  if (c.runUrl) parts.push(`[workflow run](${encodeURI(c.runUrl)})`);
+  if (c.runUrl) parts.push(mdLink('workflow run', c.runUrl, c.serverUrl));
   return parts.join(' · ');
 }
 

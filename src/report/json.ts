@@ -1,13 +1,22 @@
 /**
- * The JSON report as text, in pieces: the same text as `JSON.stringify(report, null, 2)`, made one target at a
- * time, so a run with thousands of targets never holds the whole report as one string. Pure.
+ * The JSON report as text, in pieces: the text of `JSON.stringify(report, null, 2)`, made one target at a time, so a
+ * run with thousands of targets never holds the whole report as one string. Pure.
  */
 import type { RunReport } from '../model/run.js';
+import { visible } from './escape.js';
 
 const indent = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
 
-/** The pieces of `JSON.stringify(report, null, 2)`, in order; joined, they are that text. */
+/**
+ * The pieces of `JSON.stringify(report, null, 2)`, in order, with every character `visible` escapes written as its
+ * JSON escape (`\u009b`, `\u202e`: JSON.stringify leaves them raw); joined, they parse back to the report.
+ */
 export function* reportJson(report: RunReport): Generator<string> {
+  for (const piece of rawPieces(report)) yield visible(piece, true);
+}
+
+/** The pieces of `JSON.stringify(report, null, 2)`, in order; joined, they are that text. */
+function* rawPieces(report: RunReport): Generator<string> {
   const entries = Object.entries(report).filter(([, value]) => JSON.stringify(value) !== undefined);
   if (entries.length === 0) {
     yield '{}';
@@ -30,4 +39,9 @@ export function* reportJson(report: RunReport): Generator<string> {
     yield `\n  ]${comma}`;
   }
   yield '\n}';
+}
+
+/** The whole JSON report as one text, as the CLI prints and writes it. */
+export function reportJsonText(report: RunReport): string {
+  return [...reportJson(report)].join('');
 }

@@ -13,6 +13,7 @@ import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
 import { candidateSelector } from '../settings/sweep.js';
+import { webUrl } from '../shared/urls.js';
 import type { Decision, SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
 
 /** What the sweep needs besides the teardown's own ports. */
@@ -71,6 +72,12 @@ function warnUnknown(states: Map<number, PullState>, logger: Logger): void {
   logger.warning(`${unknown.length} pull request(s) unknown, their namespaces kept; PR #${first[0]}: ${why}`);
 }
 
+/** GitHub's link to the pull request when it is the one asked about (this server, this path), else one made here. */
+function pullUrl(pull: PullState | undefined, serverUrl: string, path: string): string {
+  const given = pull && 'url' in pull ? webUrl(pull.url, serverUrl) : undefined;
+  return given?.pathname.toLowerCase() === path.toLowerCase() ? given.href : `${serverUrl}${path}`;
+}
+
 /** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
 export function decideAll(
   settings: Settings,
@@ -91,13 +98,12 @@ export function decideAll(
       const decision: Decision = unverified
         ? { decision: 'keep', reason: unverified }
         : decide({ label, createdAt: ns.creationTimestamp, pull }, { ...sweep }, now);
-      const fromApi = pull && 'url' in pull ? pull.url : undefined;
       return {
         namespace: ns.name,
         label,
         pr: typeof pr === 'number' ? pr : undefined,
         pull,
-        prUrl: typeof pr === 'number' ? (fromApi ?? `${serverUrl}/${owner}/${repo}/pull/${pr}`) : undefined,
+        prUrl: typeof pr === 'number' ? pullUrl(pull, serverUrl, `/${owner}/${repo}/pull/${pr}`) : undefined,
         createdAt: ns.creationTimestamp,
         ...decision,
         protected: decision.decision === 'go' && isProtected(settings, ns.name) ? true : undefined,

@@ -171,6 +171,7 @@ describe('the one PR comment', () => {
       repository: 'acme/shop',
       pullRequest: { number: 42 },
       runUrl: 'https://ghe.example.com/acme/shop/actions/runs/7',
+      serverUrl: 'https://ghe.example.com',
     },
     startedAt: '2026-11-22T12:00:00Z',
     finishedAt: '2026-11-22T12:01:00Z',

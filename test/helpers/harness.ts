@@ -175,3 +175,19 @@ export function runBundle(
     return run;
   });
 }
+
+/** Run `node dist/cli/index.js` with `args` and only PATH (and `env`) in its environment. */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/cli/index.js', ...args],
+      { timeout: 60_000, env: { PATH: process.env.PATH, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}

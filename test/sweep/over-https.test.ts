@@ -172,6 +172,7 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
       '### Sweep plan (nothing deleted): 3 would go, 6 kept, 1 protected, 1 with a label that is not a PR number',
     );
     expect(summary).toMatch(
+      // GitHub's html_url names another pull request (…/pull/x): the link is made from the server and the number.
       /\| pr-2 \| 🗑️ would go \| \[#2\]\(https:\/\/ghe.example.com\/acme\/shop\/pull\/2\) merged \| PR &#35;2 merged 3h 00m ago \| 5h 00m \|/,
     );
     expect(summary).toMatch(
