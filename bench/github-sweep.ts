@@ -6,7 +6,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
 import { runEngine } from '../src/entry/engine.js';
-import { createGitHub } from '../src/github/client.js';
+import { createGitHub } from '../src/github/create.js';
 import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';

@@ -90,6 +90,7 @@ const CONTEXT = {
   pullRequest: { number: 123, title: 'Add the checkout service' },
   sha: '0123456789abcdef0123456789abcdef01234567',
   runUrl: RUN_URL,
+  serverUrl: 'https://github.com',
 };
 
 function said(name: string, markdown: string, emit: Annotation[], overflow: number, failing: boolean): void {

@@ -12,9 +12,9 @@ import type { GitHubApi } from '../github/port.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { systemClock } from '../shared/ports.js';
+import { safeLines, safeLog } from '../report/escape.js';
 import { coreLogger } from './core-logger.js';
 import { namedContext } from '../fleet/identity.js';
-import { breakCommands } from '../report/escape.js';
 import { publishRun } from '../report/publish.js';
 import { renderComment } from '../report/comment.js';
 import { failedReport } from '../teardown/run.js';
@@ -38,7 +38,9 @@ function budgetAfter(signal: AbortSignal): Promise<'late'> {
 function onCancel(cancel: AbortController): () => void {
   const stop = (signal: string): void => {
     if (cancel.signal.aborted) return;
-    core.warning(`${signal} received: stopping; the summary, outputs and report show the state so far.`);
+    core.warning(
+      `${safeLog(signal)} received: stopping; the summary, outputs and report show the state so far.`,
+    );
     cancel.abort();
   };
   const port = parentPort;
@@ -103,22 +105,29 @@ async function teardown(
 export async function run(): Promise<void> {
   const cancel = new AbortController();
   const release = onCancel(cancel);
+  let published = false;
   try {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
     const started = systemClock.now();
     // Named before connecting: a run that cannot connect still says which cluster it was for.
     const context = namedContext(readRunContext(process.env), settings.clusterName);
-    const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
+    const github = lazyGitHub(settings, process.env, systemClock, coreLogger, cancel.signal);
     const report = await teardown(settings, cancel, started, context, github);
     await publishRun(report, started);
+    published = true;
+    // At once: from here on the main thread never publishes, whatever becomes of this thread.
+    const exitCode = Number(process.exitCode ?? 0);
+    parentPort?.postMessage({ type: 'published', exitCode } satisfies EngineMessage);
     if (settings.prComment && !cancel.signal.aborted) {
       const pr = pullRequestOf(context);
-      if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger);
+      if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger, systemClock);
       else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');
     }
   } catch (error) {
-    core.setFailed(breakCommands(explain(error)));
+    // After publishing, the result stands: a later failure is said, never a second verdict.
+    if (published) core.warning(`after the report was published: ${safeLines(explain(error))}`);
+    else core.setFailed(safeLines(explain(error)));
   } finally {
     release();
     // The run ended as it should (published, or refused its input): the main thread has nothing to add.

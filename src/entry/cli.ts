@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { safeLog } from '../report/escape.js';
+import { reportJsonText } from '../report/json.js';
 import { Inputs } from '../settings/action-names.js';
 import { readSettings } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
@@ -144,7 +145,7 @@ export async function cli(argv: string[]): Promise<number> {
     const status = createStatus(process.stderr, process.env);
     stopStatus = status.done;
     release = onCancel(cancel, status.logger);
-    const github = lazyGitHub(settings, process.env, systemClock, status.logger);
+    const github = lazyGitHub(settings, process.env, systemClock, status.logger, cancel.signal);
     const contexts = contextsOf(values.context);
     if (contexts.length > 1)
       return await runContexts({
@@ -173,8 +174,7 @@ export async function cli(argv: string[]): Promise<number> {
       },
       {},
     );
-    if (typeof values.report === 'string')
-      writeFileSync(values.report, JSON.stringify(report, null, 2) + '\n');
+    if (typeof values.report === 'string') writeFileSync(values.report, reportJsonText(report) + '\n');
     status.done();
     process.stdout.write(renderOutput(report, output, values.report as string | undefined));
     return report.failures.length > 0 ? 1 : 0;

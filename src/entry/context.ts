@@ -35,6 +35,7 @@ export function readRunContext(env: NodeJS.ProcessEnv): RunContext {
         ? { number: pr.number, title: pr.title, url: pr.html_url }
         : undefined,
     runUrl: runId && repository ? `${serverUrlOf(env)}/${repository}/actions/runs/${runId}` : undefined,
+    serverUrl: serverUrlOf(env),
     workflow: env.GITHUB_WORKFLOW || undefined,
     job: env.GITHUB_JOB || undefined,
   };

@@ -2,7 +2,8 @@
  * The engine's dependencies, assembled once for both entry points: the cluster adapter from the kubeconfig, the
  * GitHub client built on first use, the clock, the logger and the cancel signal; then the sweep or the teardown.
  */
-import { apiBaseUrl, createGitHub, graphqlUrl, type GitHubLimits } from '../github/client.js';
+import type { GitHubLimits } from '../github/client-state.js';
+import { apiBaseUrl, createGitHub, graphqlUrl } from '../github/create.js';
 import type { GitHubApi } from '../github/port.js';
 import type { KubeClient } from '../kube/client.js';
 import type { RunContext, RunReport } from '../model/run.js';
@@ -18,12 +19,16 @@ import { namedCluster } from '../fleet/identity.js';
 /** How long closing the cluster connections may take before the result is published anyway. */
 const CLOSE_BUDGET_MS = 1_000;
 
-/** One GitHub client per run, built on first use (so @actions/github loads only when needed). */
+/**
+ * One GitHub client per run, built on first use (so @actions/github loads only when needed); `signal` (the run's
+ * cancellation) stops its calls. Each use bounds it by its own deadline (`until`).
+ */
 export function lazyGitHub(
   settings: Pick<Settings, 'githubToken'>,
   env: NodeJS.ProcessEnv,
   clock: Clock,
   logger: Logger,
+  signal?: AbortSignal,
   limits?: GitHubLimits,
 ): () => Promise<GitHubApi> {
   let client: Promise<GitHubApi> | undefined;
@@ -35,6 +40,7 @@ export function lazyGitHub(
       clock,
       logger,
       limits,
+      signal,
     }));
 }
 
@@ -44,8 +50,10 @@ export async function runEngine(
   deps: TeardownDeps & { github: () => Promise<GitHubApi>; serverUrl: string },
   context: RunContext,
 ): Promise<RunReport> {
-  if (!settings.sweep) return runTeardown(settings, deps, context);
-  return runSweep(settings, { ...deps, github: await deps.github() }, context);
+  // The GitHub server the report's links may point at, where the context does not say already (the CLI).
+  const known = { serverUrl: deps.serverUrl, ...context };
+  if (!settings.sweep) return runTeardown(settings, deps, known);
+  return runSweep(settings, { ...deps, github: await deps.github() }, known);
 }
 
 /** What differs between the action and the CLI: where lines go, and what a credential plugin's output is. */
@@ -93,7 +101,8 @@ export async function runOnCluster(
       onProgress: wiring.onProgress,
       clock: systemClock,
       signal: wiring.signal,
-      github: wiring.github,
+      // GitHub is asked within the run's timeout; the grace after it is for finishing the teardown.
+      github: async () => (await wiring.github()).until(wiring.started + settings.timeoutMs),
       serverUrl: serverUrlOf(wiring.env),
     };
     const cluster = namedCluster(connected.cluster, settings.clusterName);

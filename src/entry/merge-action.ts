@@ -8,7 +8,7 @@ import { mergeFleet } from '../fleet/merge.js';
 import { readReports } from '../fleet/read.js';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import type { FleetReport } from '../model/fleet.js';
-import { breakCommands } from '../report/escape.js';
+import { safeLines } from '../report/escape.js';
 import { renderFleetComment } from '../report/fleet-comment.js';
 import { publishFleet } from '../report/publish-fleet.js';
 import { readMergeSettings } from '../settings/merge.js';
@@ -49,8 +49,8 @@ export async function runMerge(): Promise<void> {
       return;
     }
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger);
-    await commentOnPullRequest(renderFleetComment(fleet), pr, github, coreLogger);
+    await commentOnPullRequest(renderFleetComment(fleet), pr, github, coreLogger, systemClock);
   } catch (error) {
-    core.setFailed(breakCommands(explain(error)));
+    core.setFailed(safeLines(explain(error)));
   }
 }

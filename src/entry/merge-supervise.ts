@@ -9,6 +9,8 @@ const MERGE_YOUNG_MB = 8;
 /** Run the merge in a worker; the exit code for the process. */
 export async function superviseMerge(entry: string): Promise<number> {
   const worker = new Worker(entry, {
+    // The inputs and the runner's files as this thread sees them, as for the teardown's worker.
+    env: process.env,
     resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB, maxYoungGenerationSizeMb: MERGE_YOUNG_MB },
   });
   const ended = await new Promise<{ code: number; error?: unknown }>((resolve) => {

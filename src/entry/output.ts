@@ -1,6 +1,7 @@
 /** What the CLI prints on stdout: plain text for a person at a terminal, markdown or JSON for a program. */
 import { ConfigError } from '../shared/errors.js';
 import { renderSummary } from '../report/markdown.js';
+import { reportJsonText } from '../report/json.js';
 import { renderText } from '../report/text.js';
 import type { RunReport } from '../model/run.js';
 
@@ -41,7 +42,7 @@ export function chooseOutput(
 
 /** The report as the chosen format renders it. */
 export function renderOutput(report: RunReport, choice: OutputChoice, reportPath?: string): string {
-  if (choice.format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  if (choice.format === 'json') return `${reportJsonText(report)}\n`;
   if (choice.format === 'markdown') return renderSummary(report, reportPath);
   return renderText(report, { width: choice.width, color: choice.color, reportPath });
 }

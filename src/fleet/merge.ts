@@ -141,7 +141,7 @@ export function mergeFleet(input: MergeInput): FleetReport {
 
 /** What every report agrees on about the workflow (repository, pull request, commit, run), for a merge outside one. */
 export function commonContext(reports: readonly RunReport[]): RunContext {
-  const keys = ['repository', 'ref', 'sha', 'pullRequest', 'runUrl', 'workflow'] as const;
+  const keys = ['repository', 'ref', 'sha', 'pullRequest', 'runUrl', 'serverUrl', 'workflow'] as const;
   const out: RunContext = {};
   for (const key of keys) {
     const values = new Set(reports.map((r) => JSON.stringify(r.context[key] ?? null)));

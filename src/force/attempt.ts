@@ -1,6 +1,6 @@
 /** What one forced step's run shares with its kinds (pods, objects, the namespace): the port, the plan, the result. */
 import { enc, resourcePath } from '../kube/paths.js';
-import { KubeError, type Kube } from '../kube/port.js';
+import { KubeError, UnverifiedWrite, type Kube } from '../kube/port.js';
 import type { ForceStep, ObjectStep, Plan, StepOutcome } from '../model/force.js';
 
 /** How a step ended, before it is stamped; `halt` stops every later step without another call. */
@@ -67,9 +67,20 @@ export async function removeFinalizers(
   if (after.length === before.length)
     return { result: 'skipped', why: 'nothing left to remove', before, after };
   if (run.dryRun) return { result: 'dry-run', before, after };
-  run.writes++;
-  if ((await write(after)) === 'gone') return { result: 'gone', before, after: [] };
+  if ((await sent(run, () => write(after))) === 'gone') return { result: 'gone', before, after: [] };
   return { result: done, before, after };
+}
+
+/** Make one write, counted in `run.writes` unless the write guard refused it before it was sent. */
+export async function sent<T>(run: Run, write: () => Promise<T>): Promise<T> {
+  try {
+    const answer = await write();
+    run.writes++;
+    return answer;
+  } catch (error) {
+    if (!(error instanceof UnverifiedWrite)) run.writes++;
+    throw error;
+  }
 }
 
 /** A 409: the object changed since it was read (or, for a namespace, its UID did). */

@@ -10,7 +10,7 @@ import { failed, logAudit, resultText } from './audit.js';
 import type { AuditEntry, ForceStep, Plan, StepOutcome } from '../model/force.js';
 import { objectStep } from './object-step.js';
 import { podAttempt } from './pod-step.js';
-import type { Kube } from '../kube/port.js';
+import { UnverifiedWrite, type Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
@@ -61,12 +61,19 @@ async function attempt(run: Run, step: ForceStep): Promise<StepResult> {
   return typeof ns === 'string' ? halted(step, ns) : namespaceAttempt(run, ns, step);
 }
 
+/** A step whose write the guard refused, unsent: the namespace gone or recreated stops the rest; else say why. */
+function refused(step: ForceStep, error: UnverifiedWrite): StepResult {
+  if (error.because !== 'unverified') return halted(step, error.because);
+  return { result: 'skipped', why: error.message, before: step.finalizers, after: step.finalizers };
+}
+
 /** Run one step; on 409 decide again, up to MAX_ATTEMPTS; any other error fails the step only. */
 async function runStep(run: Run, step: ForceStep): Promise<StepResult> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(run, step);
     } catch (error) {
+      if (error instanceof UnverifiedWrite) return refused(step, error);
       // An object step reads again and retries its own 409s; one that reaches here gave up.
       const retry = isConflict(error) && n < MAX_ATTEMPTS && step.kind !== 'object-finalizers';
       if (retry) continue;

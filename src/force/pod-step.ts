@@ -1,6 +1,6 @@
 /** Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition. */
 import { enc } from '../kube/paths.js';
-import type { Run, StepResult } from './attempt.js';
+import { sent, type Run, type StepResult } from './attempt.js';
 import type { PodDeleteStep } from '../model/force.js';
 
 type Json = Record<string, unknown>;
@@ -36,7 +36,6 @@ export async function podAttempt(run: Run, step: PodDeleteStep): Promise<StepRes
     return { result: 'skipped', why: `node ${step.node} is Ready again`, before: kept, after: kept };
   }
   if (run.dryRun) return { result: 'dry-run', before: kept, after: kept };
-  run.writes++;
-  const done = await run.kube.deletePod(step.namespace, step.name, step.uid);
+  const done = await sent(run, () => run.kube.deletePod(step.namespace, step.name, step.uid));
   return { result: done === 'gone' ? 'gone' : 'deleted', before: kept, after: kept };
 }

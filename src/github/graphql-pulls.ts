@@ -1,6 +1,7 @@
 /** One GraphQL query for the states of up to 100 pull requests (aliases), and its answer read. Pure. */
 import type { GraphqlAnswer, GraphqlError } from './port.js';
 import type { RepoRef, PullState } from '../model/pulls.js';
+import { otherPull } from './same-pull.js';
 
 /** Pull requests per query: GitHub's node limit for one connection page, and a query that costs one point. */
 export const GRAPHQL_BATCH = 100;
@@ -9,6 +10,7 @@ export const GRAPHQL_BATCH = 100;
 export const GRAPHQL_INT_MAX = 2 ** 31 - 1;
 
 interface PullNode {
+  number?: number;
   state?: string;
   closedAt?: string | null;
   mergedAt?: string | null;
@@ -26,7 +28,7 @@ const alias = (n: number): string => `pr${n}`;
 /** The query; numbers are validated integers written as literals, owner and name go as variables. */
 export function pullsQuery(numbers: readonly number[]): string {
   const fields = numbers.map(
-    (n) => `    ${alias(n)}: pullRequest(number: ${n}) { state closedAt mergedAt url }`,
+    (n) => `    ${alias(n)}: pullRequest(number: ${n}) { number state closedAt mergedAt url }`,
   );
   return [
     'query($owner: String!, $name: String!) {',
@@ -46,7 +48,9 @@ export function pullsVariables(repo: RepoRef): Record<string, string> {
 const describe = (e: GraphqlError): string =>
   `GitHub GraphQL: ${e.type ? `${e.type}: ` : ''}${String(e.message ?? 'error').slice(0, 200)}`;
 
-function stateOf(node: PullNode): PullState {
+function stateOf(n: number, node: PullNode): PullState {
+  const other = otherPull(n, node);
+  if (other) return { state: 'unknown', error: other };
   const url = typeof node.url === 'string' ? node.url : undefined;
   if (node.state === 'OPEN') return { state: 'open', url };
   if (node.state === 'MERGED' && typeof node.mergedAt === 'string')
@@ -58,7 +62,8 @@ function stateOf(node: PullNode): PullState {
 
 /**
  * Each number's state from one answer. An error on one alias concerns that pull request only: `NOT_FOUND` is a
- * missing one (as REST's 404), any other keeps it unknown with GitHub's words; no node and no error is unknown too.
+ * missing one (as REST's 404), any other keeps it unknown with GitHub's words; no node and no error is unknown too,
+ * and so is a node that is another pull request than its alias asked for.
  */
 export function readPulls(
   numbers: readonly number[],
@@ -77,7 +82,7 @@ export function readPulls(
     numbers.map((n): [number, PullState] => {
       const error = byAlias.get(alias(n));
       const node = repository?.[alias(n)];
-      if (node) return [n, stateOf(node)];
+      if (node) return [n, stateOf(n, node)];
       if (error?.type === 'NOT_FOUND') return [n, { state: 'missing' }];
       if (error) return [n, { state: 'unknown', error: describe(error) }];
       if (whole) return [n, { state: 'unknown', error: describe(whole) }];

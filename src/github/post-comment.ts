@@ -1,8 +1,8 @@
 /** The opt-in PR comment: create or update the one comment with the body it is given; never fails the run. */
 import type { RepoRef } from '../model/pulls.js';
 import { messageOf } from '../shared/errors.js';
-import type { Logger } from '../shared/ports.js';
-import { upsertComment } from './comment.js';
+import type { Clock, Logger } from '../shared/ports.js';
+import { COMMENT_BUDGET_MS, upsertComment } from './comment.js';
 import { tokenIdentity } from './identity.js';
 import type { GitHubApi } from './port.js';
 
@@ -12,21 +12,26 @@ export interface PullRequestRef {
   number: number;
 }
 
-/** Post `body` on `pr`, as the identity the token belongs to (only its comments are looked at); every problem is a warning. */
+/**
+ * Post `body` on `pr`, as the identity the token belongs to (only its comments are looked at), within
+ * `COMMENT_BUDGET_MS` from now whatever the run's own deadline; every problem is a warning.
+ */
 export async function commentOnPullRequest(
   body: string,
   pr: PullRequestRef,
   github: () => Promise<GitHubApi>,
   logger: Logger,
+  clock: Clock,
 ): Promise<void> {
   try {
-    const api = await github();
+    const api = (await github()).until(clock.now() + COMMENT_BUDGET_MS);
     const identity = await tokenIdentity(api, logger);
     logger.info(`pr-comment: the token belongs to ${identity.login}; only its comments are looked at.`);
     const result = await upsertComment(api, pr.repo, pr.number, body, logger, identity.login);
     if (result.result !== 'skipped')
       logger.info(`pr-comment: ${result.result} ${result.url ?? `comment ${result.id}`}`);
   } catch (error) {
-    logger.warning(`pr-comment: not written: ${messageOf(error)}`);
+    const within = `(the comment has ${COMMENT_BUDGET_MS / 1000} s after the result)`;
+    logger.warning(`pr-comment: not written: ${messageOf(error)} ${within}`);
   }
 }

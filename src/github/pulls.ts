@@ -2,19 +2,23 @@
 import type { PullState, RepoRef } from '../model/pulls.js';
 import { messageOf } from '../shared/errors.js';
 import { GitHubError, type GitHubApi } from './port.js';
+import { otherPull } from './same-pull.js';
 
 interface PullJson {
+  number?: number;
   state?: string;
   merged_at?: string | null;
   closed_at?: string | null;
   html_url?: string;
 }
 
-/** Ask GitHub for one pull request; errors become `unknown`, never an exception. */
+/** Ask GitHub for one pull request; errors, and an answer about another one, become `unknown`, never an exception. */
 export async function getPullState(api: GitHubApi, repo: RepoRef, number: number): Promise<PullState> {
   try {
     const route = `GET /repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}/pulls/${number}`;
     const { data } = await api.request<PullJson>(route);
+    const other = otherPull(number, { number: data.number, url: data.html_url });
+    if (other) return { state: 'unknown', error: other };
     const url = typeof data.html_url === 'string' ? data.html_url : undefined;
     if (data.state === 'open') return { state: 'open', url };
     const closedAt = data.merged_at ?? data.closed_at;

@@ -27,10 +27,8 @@ export async function discover(
 ): Promise<Discovery> {
   const accept = `${AGGREGATED_DISCOVERY_TYPE},${JSON_TYPE}`;
   const [coreDoc, groups] = await Promise.all([
-    core
-      ? t.requestJson({ method: 'GET', path: '/api', accept, verb: 'get', resource: undefined })
-      : undefined,
-    t.requestJson({ method: 'GET', path: '/apis', accept, verb: 'get', resource: undefined }),
+    core ? t.requestJson({ method: 'GET', path: '/api', accept, verb: 'get', discovery: true }) : undefined,
+    t.requestJson({ method: 'GET', path: '/apis', accept, verb: 'get', discovery: true }),
   ]);
   const isAggregated = (doc: unknown): boolean => rec(doc).kind === 'APIGroupDiscoveryList';
   if ((!core || isAggregated(coreDoc)) && isAggregated(groups)) {
@@ -49,7 +47,7 @@ async function legacyDiscovery(
   only: ReadonlySet<string> | undefined,
 ): Promise<Discovery> {
   const groups =
-    groupList ?? (await t.requestJson({ method: 'GET', path: '/apis', verb: 'get', resource: undefined }));
+    groupList ?? (await t.requestJson({ method: 'GET', path: '/apis', verb: 'get', discovery: true }));
   const wanted = groupVersions(groups).filter((gv) =>
     gv.group === '' ? core : only === undefined || only.has(gv.group),
   );
@@ -60,7 +58,7 @@ async function legacyDiscovery(
         method: 'GET',
         path: group ? `/apis/${group}/${version}` : `/api/${version}`,
         verb: 'get',
-        resource: undefined,
+        discovery: true,
       });
       return { gv, group, version, doc };
     } catch (err) {

@@ -55,6 +55,22 @@ export class KubeError extends Error {
   }
 }
 
+/**
+ * A write refused before it was sent because this run did not read and verify its target for it: `gone` and
+ * `recreated` say the namespace read at the start no longer holds the name, `unverified` anything else.
+ */
+export class UnverifiedWrite extends KubeError {
+  constructor(
+    message: string,
+    readonly because: 'gone' | 'recreated' | 'unverified',
+    verb: string,
+    resource: string,
+  ) {
+    super(message, 0, 'Unverified', verb, resource);
+    this.name = 'UnverifiedWrite';
+  }
+}
+
 /** Read access for the diagnosis snapshot; every method is a GET. */
 export interface KubeReader {
   /** What the adapter has spent so far, when it counts (the real adapter does; fakes need not). */
@@ -133,4 +149,23 @@ export interface Kube extends KubeReader {
     guard: { uid: string; resourceVersion: string },
     specFinalizers: string[],
   ): Promise<'finalized' | 'gone'>;
+}
+
+/** The port's writes: the methods a wrapper guarding writes replaces. */
+type KubeWrite = 'deleteNamespace' | 'patchFinalizers' | 'deleteObject' | 'deletePod' | 'finalizeNamespace';
+
+/** The reads and watches of `kube`, passed through as they are, for a wrapper that guards only the writes. */
+export function readsOf(kube: Kube): Omit<Kube, KubeWrite | 'cost'> {
+  return {
+    getNamespace: (name) => kube.getNamespace(name),
+    listNamespaces: (selector) => kube.listNamespaces(selector),
+    listAllNamespaces: (onPage) => kube.listAllNamespaces(onPage),
+    discover: (opts) => kube.discover(opts),
+    listMetadata: (res, opts) => kube.listMetadata(res, opts),
+    listRaw: (path, opts) => kube.listRaw(path, opts),
+    getRaw: (path) => kube.getRaw(path),
+    watchNamespace: (name, rv, onEvent) => kube.watchNamespace(name, rv, onEvent),
+    watchObjects: (res, namespace, rv, onEvent) => kube.watchObjects(res, namespace, rv, onEvent),
+    watchAllNamespaces: (rv, onEvent) => kube.watchAllNamespaces(rv, onEvent),
+  };
 }

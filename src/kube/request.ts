@@ -18,6 +18,8 @@ export interface Req {
   verb: string;
   /** For error messages: `namespaces`, `pods.metrics.k8s.io`, `namespaces/finalize`. */
   resource?: string;
+  /** A discovery document, bounded as one (see `bodyLimit`). */
+  discovery?: true;
 }
 
 /** A response with its body read as text (empty for a stream that is still open). */
@@ -46,4 +48,36 @@ export function urlOf(server: string, req: Req): string {
     if (v !== undefined && v !== '') params.set(k, String(v));
   const qs = params.toString();
   return `${server}${req.path}${qs ? `?${qs}` : ''}`;
+}
+
+const MiB = 1024 * 1024;
+
+/** What an answer is, for its bound: a list page, a discovery document, or one object (a GET of it, a write). */
+export type BodyKind = 'list page' | 'discovery document' | 'object';
+
+/**
+ * The most an answer of each kind may be, decoded. Pages ask for at most 500 items, and such a page of real objects
+ * is a few MiB; etcd stores no object over 1.5 MiB unless told to; a discovery document lists every group, version
+ * and kind of a cluster, a few MiB at most. Each bound is many times that, and far below the run's heap.
+ */
+export const BODY_LIMITS: Readonly<Record<BodyKind, number>> = {
+  'list page': 64 * MiB,
+  'discovery document': 32 * MiB,
+  object: 8 * MiB,
+};
+
+/** What the answer to `req` is, for its bound. */
+export function bodyKind(req: Req): BodyKind {
+  if (req.discovery) return 'discovery document';
+  return req.verb === 'list' ? 'list page' : 'object';
+}
+
+/** The most the answer to `req` may be, decoded. */
+export function bodyLimit(req: Req): number {
+  return BODY_LIMITS[bodyKind(req)];
+}
+
+/** `1.5 MiB`, `64 MiB`: a byte count for messages. */
+export function mebibytes(bytes: number): string {
+  return `${Number((bytes / MiB).toFixed(1))} MiB`;
 }

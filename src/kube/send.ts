@@ -1,11 +1,12 @@
-/** One HTTP exchange: headers set, then sent by the pool's `request()` (gzip decoded off-thread) or fetch. */
+/** One HTTP exchange: headers set, sent by the pool's `request()` (gzip decoded off-thread) or fetch; body bounded. */
 import {
   type IsomorphicFetchHttpLibrary,
   type RequestContext,
   ResponseContext,
 } from '@kubernetes/client-node';
 import { Readable } from 'node:stream';
-import { decodeGzip } from './gzip.js';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { readBody } from './body.js';
 import { JSON_TYPE, type Req } from './request.js';
 
 /** The part of client-node's connection pool (an undici Agent) used directly. */
@@ -20,7 +21,7 @@ interface DirectDispatcher {
   }): Promise<{
     statusCode: number;
     headers: Record<string, string | string[] | undefined>;
-    body: Readable & { text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> };
+    body: Readable;
   }>;
 }
 
@@ -62,13 +63,14 @@ export async function sendOnce(
     // No pool of ours (no TLS options at all): fetch, which negotiates and decodes compression itself.
     const res = await http.send(ctx).toPromise();
     const { body } = res;
+    const binary = async (): Promise<Buffer> => {
+      const web = body.stream();
+      if (!web) return Buffer.alloc(0);
+      return readBody(Readable.fromWeb(web as NodeReadableStream), req, false, (n) => (meter.bytes += n));
+    };
     return new ResponseContext(res.httpStatusCode, res.headers, {
-      text: async () => {
-        const text = await body.text();
-        meter.bytes += Buffer.byteLength(text);
-        return text;
-      },
-      binary: () => body.binary(),
+      text: async () => (await binary()).toString('utf8'),
+      binary,
       stream: () => body.stream(),
     });
   }
@@ -79,8 +81,9 @@ export async function sendOnce(
 /**
  * Send through the pool's own `request()` instead of WHATWG fetch: same TLS, auth and connections, a third of the
  * CPU per request. With `gzip`, the request asks for a compressed answer (kube-apiserver compresses those over
- * 128 KiB) and the body is decoded off the main thread; `onWire` is told the body's size as received. The response
- * is wrapped in client-node's ResponseContext so callers see no difference.
+ * 128 KiB) and the body is decoded off the main thread; `onWire` is told the body's size as received. The body is
+ * read within its bound (see `readBody`). The response is wrapped in client-node's ResponseContext so callers see no
+ * difference.
  */
 async function sendDirect(
   d: DirectDispatcher,
@@ -105,11 +108,7 @@ async function sendDirect(
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const encoded = gzip && headers['content-encoding']?.trim().toLowerCase() === 'gzip';
-  const binary = async (): Promise<Buffer> => {
-    const wire = Buffer.from(await res.body.arrayBuffer());
-    onWire(wire.byteLength);
-    return encoded ? decodeGzip(wire, req) : wire;
-  };
+  const binary = (): Promise<Buffer> => readBody(res.body, req, encoded, onWire);
   return new ResponseContext(res.statusCode, headers, {
     text: async () => (await binary()).toString('utf8'),
     binary,

@@ -18,7 +18,7 @@ import { backoff, isRetriable, statusRetry, type RetryPolicy, type Tries } from 
 import { sendOnce, type Meter } from './send.js';
 
 export { WRITE_GRACE_MS } from './deadline.js';
-export { MAX_DECODED_BYTES } from './gzip.js';
+export { BODY_LIMITS } from './request.js';
 
 /** Resolved transport options (see `KubeClientOptions`): those of the deadline, credentials and retries, and: */
 export interface TransportSettings extends DeadlineSettings, AuthSettings, RetryPolicy {

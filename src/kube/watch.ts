@@ -4,7 +4,7 @@ import { type ApiResource } from '../model/cluster.js';
 import { causeDetail, networkCode, statusError } from './http-errors.js';
 import { parseObjectWatchLine, parseWatchLine } from './map.js';
 import { resourceName, resourcePath } from './paths.js';
-import { METADATA_TYPE, type Req } from './request.js';
+import { mebibytes, METADATA_TYPE, urlOf, type Req } from './request.js';
 import type { Transport } from './transport.js';
 
 type ErrorEvent = { type: 'ERROR'; code: number; reason?: string; message: string };
@@ -17,6 +17,8 @@ interface Stream {
   what: string;
   /** For errors: the watched resource, e.g. `namespaces`. */
   resource: string;
+  /** For errors: the request, `GET /api/v1/namespaces?watch=1&…`. */
+  request: string;
   timeoutSeconds: number;
   transport: Transport;
   controller: AbortController;
@@ -108,7 +110,17 @@ export class Watches {
       if (event) onEvent(event);
     };
     const resource = req.resource ?? '';
-    const handle = follow(body, { what, resource, timeoutSeconds, transport, controller, onLine, onEnd });
+    const request = `${req.method} ${urlOf('', req)}`;
+    const handle = follow(body, {
+      what,
+      resource,
+      request,
+      timeoutSeconds,
+      transport,
+      controller,
+      onLine,
+      onEnd,
+    });
     this.running.set(token, handle);
     return handle;
   }
@@ -171,7 +183,7 @@ async function consume(
     }
   };
   try {
-    await readLines(reader, dispatch, (n) => w.transport.countBytes(n), w.resource);
+    await readLines(reader, dispatch, (n) => w.transport.countBytes(n), w);
     return {};
   } catch (err) {
     return endedBy(err, state, w);
@@ -190,7 +202,7 @@ async function readLines(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   onLine: (line: string) => void,
   countBytes: (n: number) => void,
-  resource: string,
+  w: Pick<Stream, 'what' | 'resource' | 'request'>,
 ): Promise<void> {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -208,11 +220,12 @@ async function readLines(
     }
     if (buffer.length > MAX_WATCH_LINE) {
       throw new KubeError(
-        `a watch line grew past ${MAX_WATCH_LINE} bytes without a newline; the stream was closed`,
+        `the watch on ${w.what} (${w.request}) sent a line that grew past ${mebibytes(MAX_WATCH_LINE)} without a ` +
+          'newline; the stream was closed',
         0,
         'LineTooLong',
         'watch',
-        resource,
+        w.resource,
       );
     }
   }
@@ -227,6 +240,8 @@ function endedBy(err: unknown, state: StreamState, w: Stream): Outcome {
     return { error: callbackError instanceof Error ? callbackError : new Error(String(callbackError)) };
   }
   if (state.stopped) return {};
+  // Our own refusal (a line past its bound) says what happened better than "interrupted" would.
+  if (err instanceof KubeError) return { error: err };
   const server = w.transport.server;
   if (state.expired) {
     return {

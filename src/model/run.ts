@@ -114,6 +114,8 @@ export interface RunContext {
   sha?: string;
   pullRequest?: { number: number; title?: string; url?: string };
   runUrl?: string;
+  /** The GitHub server (`https://github.com` or an Enterprise Server): links in the report go only there. */
+  serverUrl?: string;
   workflow?: string;
   job?: string;
   /** Which cluster: its name, the kubeconfig context (when it has one) and the API server's host, never credentials. */

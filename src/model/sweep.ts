@@ -47,6 +47,8 @@ export interface SweepReport {
   maxAge?: string;
   /** The label selector used to list candidates. */
   listedBy: string;
+  /** Namespaces the list answered that do not match `listedBy` when checked here: never candidates. */
+  unmatched?: number;
   /** Distinct pull requests asked about. */
   pulls: number;
   /** Requests sent to GitHub (retries included). */

@@ -1,13 +1,5 @@
 /** Plain-text layout for a terminal: cluster text made inert, words wrapped, columns aligned to a width. Pure. */
-
-/**
- * Cluster text as inert plain text: control characters (C0, C1, so no escape sequence reaches the terminal)
- * and bidirectional overrides (which reorder what is shown) become spaces.
- */
-export function inert(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ');
-}
+import { visible } from './escape.js';
 
 // East Asian wide and fullwidth characters and emoji take two cells of a terminal.
 const WIDE =
@@ -36,7 +28,7 @@ function headOf(word: string, width: number): string {
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (let word of inert(text).split(' ').filter(Boolean)) {
+  for (let word of visible(text).split(' ').filter(Boolean)) {
     if (line && cells(line) + 1 + cells(word) <= width) {
       line += ` ${word}`;
       continue;
@@ -72,7 +64,7 @@ export function table(header: string[], rows: Cell[][], width: number, head = (t
   const all: Cell[][] = [header.map((text) => ({ text, paint: head })), ...rows];
   const n = header.length;
   const natural = [...Array(n).keys()].map((i) =>
-    Math.max(...all.map((r) => cells(inert(r[i]?.text ?? '')))),
+    Math.max(...all.map((r) => cells(visible(r[i]?.text ?? '')))),
   );
   const gaps = 2 * (n - 1);
   const firstCap = Math.max(6, Math.floor((width - gaps) / 3));

@@ -1,4 +1,9 @@
-/** Making cluster-supplied text safe: in markdown, in the log, and in annotation messages. Pure. */
+/**
+ * Making cluster-, plugin- and GitHub-supplied text safe for every sink: `visible` for all of them (log lines,
+ * annotations, summary, JSON report, comment, CLI output), and on it markdown (`md`, `fence`, `html`), the log
+ * (`safeLog`, `safeLines`) and links (`mdLink`). Pure.
+ */
+import { webUrl } from '../shared/urls.js';
 
 const MAX_TEXT = 500;
 
@@ -8,10 +13,33 @@ export function truncate(text: string, max = MAX_TEXT): string {
   return `${text.slice(0, max)}… and ${text.length - max} more characters`;
 }
 
-/** One line of plain text: control characters and line breaks become spaces. */
+/**
+ * What no sink passes on raw: C0 controls and DEL; C1 controls (U+0080–U+009F: a terminal may take U+009B for CSI
+ * and U+009D for OSC); the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
+ * U+202A–U+202E, U+2066–U+2069), which reorder what is shown; the line and paragraph separators U+2028, U+2029.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `\u001b` for ESC: the same six characters a JSON string escapes it to, so JSON text stays valid and exact. */
+const escaped = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * `text` with nothing in it that a terminal, a log viewer or a renderer would act on: every character of UNSAFE
+ * shown as its escape (ESC as `\u001b`, U+202E as `\u202e`). Line breaks and tabs become one space; with `lines`,
+ * `\n` is kept (`\r\n` as `\n`) and tabs, `\v`, `\f` and `\r` become spaces. On JSON text with `lines` it is
+ * lossless: JSON.parse reads back what was written.
+ */
+export function visible(text: string, lines = false): string {
+  const spaced = lines
+    ? text.replace(/\r\n/g, '\n').replace(/[\t\v\f\r]/g, ' ')
+    : text.replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' ');
+  return spaced.replace(UNSAFE, (c) => (c === '\n' ? c : escaped(c)));
+}
+
+/** One line of plain text: control characters made visible, line breaks and tabs spaces. */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+  return visible(text);
 }
 
 /**
@@ -20,6 +48,11 @@ export function oneLine(text: string): string {
  */
 export function safeLog(text: string): string {
   return breakCommands(oneLine(text));
+}
+
+/** Like `safeLog`, line breaks kept: for a message of several lines in the step log or on stderr. */
+export function safeLines(text: string): string {
+  return breakCommands(visible(text, true));
 }
 
 /**
@@ -53,8 +86,7 @@ export function md(text: string, max = MAX_TEXT): string {
 export function fence(text: string, lang = ''): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = '`'.repeat(Math.max(3, longest + 1));
-  // eslint-disable-next-line no-control-regex
-  const body = breakCommands(text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ').replace(/\n+$/, ''));
+  const body = safeLines(text.replace(/\n+$/, ''));
   return `${ticks}${lang}\n${body}\n${ticks}`;
 }
 
@@ -64,4 +96,19 @@ export function html(text: string, max = 4000): string {
     .split('\n')
     .map((line) => md(line, Number.MAX_SAFE_INTEGER))
     .join('\n');
+}
+
+/**
+ * A markdown link to `url` when it parses as an http(s) URL on `origin` (that of the GitHub server, say), without
+ * credentials; else `text` alone. The target is the parsed URL with every character that could end a link or start
+ * markup percent-encoded, so no answer can break out of it (`encodeURI` keeps `)`).
+ */
+export function mdLink(text: string, url: string | undefined, origin: string | undefined): string {
+  const parsed = origin === undefined ? undefined : webUrl(url, origin);
+  if (!parsed) return text;
+  const href = parsed.href.replace(
+    /[()[\]<>"'`*_\\ |!]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `[${text}](${href})`;
 }

@@ -1,6 +1,7 @@
 /** The fleet's pull-request comment: the summary's headline, one row per cluster, fix first, a link to the run. Pure. */
 import type { FleetReport } from '../model/fleet.js';
 import { Budget } from './budget.js';
+import { mdLink, visible } from './escape.js';
 import { CLUSTER_HEADER, clusterRow, fleetHeadline, renderFleetFixFirst } from './fleet-blocks.js';
 
 /** GitHub refuses a comment body over 65,536 characters: this leaves room for the marker and the link. */
@@ -12,9 +13,8 @@ export function renderFleetComment(fleet: FleetReport): string {
   b.add(fleetHeadline(fleet));
   b.table('rows of the clusters table', CLUSTER_HEADER, fleet.clusters, clusterRow, 100);
   if (!b.add(renderFleetFixFirst(fleet))) b.cut.push('the fix-first block');
-  const run = fleet.context.runUrl
-    ? `[Workflow run and full summary](${encodeURI(fleet.context.runUrl)})`
-    : '';
+  const { runUrl, serverUrl } = fleet.context;
+  const run = runUrl ? mdLink('Workflow run and full summary', runUrl, serverUrl) : '';
   if (b.cut.length) b.parts.push(`<sub>Left out to fit a comment: ${b.cut.join('; ')}.</sub>`);
-  return [...b.parts, run].filter(Boolean).join('\n\n') + '\n';
+  return visible([...b.parts, run].filter(Boolean).join('\n\n') + '\n', true);
 }

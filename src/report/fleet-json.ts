@@ -1,11 +1,14 @@
 /**
- * The fleet's JSON report as text, in pieces: the same text as `JSON.stringify(fleet, null, 2)`, made one target at
- * a time (src/report/json.ts), so 10,000 targets across 50 clusters are never one string. Pure.
+ * The fleet's JSON report as text, in pieces: the text of `JSON.stringify(fleet, null, 2)`, made one target at a time
+ * (src/report/json.ts), so 10,000 targets across 50 clusters are never one string; what `visible` escapes is written
+ * as its JSON escape, as in a cluster's report. Pure.
  */
 import type { FleetCluster, FleetReport } from '../model/fleet.js';
+import { visible } from './escape.js';
 import { reportJson } from './json.js';
 
-const indent = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
+/** A value's JSON, lines after the first indented by `by`, nothing in it a terminal would act on. */
+const indent = (text: string, by: string): string => visible(text.replace(/\n/g, `\n${by}`), true);
 
 /** The object's entries JSON.stringify keeps (undefined values are left out), in order. */
 const kept = (o: object): [string, unknown][] =>
@@ -24,7 +27,7 @@ function* clusterJson(c: FleetCluster, by: string): Generator<string> {
   yield `\n${by}}`;
 }
 
-/** The pieces of `JSON.stringify(fleet, null, 2)`, in order; joined, they are that text. */
+/** The pieces of `JSON.stringify(fleet, null, 2)`, in order; joined, they parse back to the fleet. */
 export function* fleetJson(fleet: FleetReport): Generator<string> {
   const entries = kept(fleet);
   yield '{';

@@ -6,7 +6,7 @@ import type { FleetReport } from '../model/fleet.js';
 import type { Outcome, TargetReport } from '../model/run.js';
 import { formatDuration } from '../shared/duration.js';
 import { Budget, cutLine } from './budget.js';
-import { md } from './escape.js';
+import { md, visible } from './escape.js';
 import { CLUSTER_HEADER, clusterRow, fleetHeadline, renderFleetFixFirst } from './fleet-blocks.js';
 import { fleetCauses, type FleetCause } from './fleet-causes.js';
 import { OUTCOME_COUNT } from './headline.js';
@@ -128,5 +128,5 @@ export function renderFleetSummary(
   b.parts.push(
     `<sub>result <code>${fleet.result}</code> · ${fleet.clusters.length} clusters · fail-on ${md(fleet.failOn)} · each cluster's own summary has its details</sub>`,
   );
-  return b.parts.join('\n\n') + '\n';
+  return visible(b.parts.join('\n\n') + '\n', true);
 }

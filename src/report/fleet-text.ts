@@ -2,9 +2,9 @@
 import type { FleetReport } from '../model/fleet.js';
 import { formatDuration } from '../shared/duration.js';
 import { verdictOf } from './causes.js';
-import { inert, table, wrap, type Cell } from './columns.js';
+import { table, wrap, type Cell } from './columns.js';
 import { layoutScript } from './commands.js';
-import { breakCommands } from './escape.js';
+import { breakCommands, visible } from './escape.js';
 import { fleetTargets } from './fleet-blocks.js';
 import { fleetCauses, fleetScript, type FleetCause } from './fleet-causes.js';
 import { countTargets, OUTCOME_COUNT } from './headline.js';
@@ -86,16 +86,23 @@ function causeLines(cause: FleetCause, n: number, width: number, paint: Paint): 
         : `same cause in ${cause.members.length} clusters, ${cause.namespaces} namespaces: ${who}`;
   const lines = [paint('bold', `${n}. ${wrap(head, width - 3).join(`\n${INDENT}`)}`)];
   lines.push(...wrap(cause.summary, inner).map((l) => INDENT + l));
-  const layout = (s: string): string => layoutScript(s.split('\n').map(inert).join('\n'), inner);
+  const layout = (s: string): string =>
+    layoutScript(
+      s
+        .split('\n')
+        .map((l) => visible(l))
+        .join('\n'),
+      inner,
+    );
   const script =
     fleetScript(cause.members, (c) => c.command, layout) ??
     fleetScript(cause.members, (c) => (c.lookups.length ? c.lookups.join('\n') : undefined), layout);
-  if (script) lines.push('', ...script.split('\n').map((l) => (l ? INDENT + inert(l) : l)), '');
+  if (script) lines.push('', ...script.split('\n').map((l) => (l ? INDENT + visible(l) : l)), '');
   const resort = fleetScript(cause.members, (c) => c.lastResort?.command, layout);
   const risk = cause.members.find((m) => m.cause.lastResort)?.cause.lastResort?.risk;
   if (resort && risk) {
     lines.push(...wrap(`Last resort, not the fix — ${risk}`, inner).map((l) => INDENT + paint('yellow', l)));
-    lines.push('', ...resort.split('\n').map((l) => (l ? INDENT + inert(l) : l)), '');
+    lines.push('', ...resort.split('\n').map((l) => (l ? INDENT + visible(l) : l)), '');
   }
   return lines;
 }

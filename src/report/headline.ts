@@ -4,7 +4,7 @@ import type { Outcome, RunContext, RunReport, TargetReport } from '../model/run.
 import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
-import { fence, md } from './escape.js';
+import { fence, md, mdLink } from './escape.js';
 import type { Finding } from '../model/findings.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
@@ -62,7 +62,7 @@ export function contextLine(c: RunContext): string {
     parts.push(`pull request #${c.pullRequest.number}${title}`);
   } else if (c.ref) parts.push(`ref ${md(c.ref)}`);
   if (c.sha) parts.push(`commit ${md(c.sha.slice(0, 12))}`);
-  if (c.runUrl) parts.push(`[workflow run](${encodeURI(c.runUrl)})`);
+  if (c.runUrl) parts.push(mdLink('workflow run', c.runUrl, c.serverUrl));
   return parts.join(' · ');
 }
 

@@ -3,7 +3,7 @@ import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf } from './causes.js';
 import { listNames } from './brief.js';
-import { md } from './escape.js';
+import { md, visible } from './escape.js';
 import { renderDetails } from './findings.js';
 import { renderForce } from './force.js';
 import { renderFixFirst, renderHeadline } from './headline.js';
@@ -161,5 +161,6 @@ export function renderSummary(
     );
   if (b.cut.length) b.parts.push(cutLine(b.cut, limit, reportPath));
   b.parts.push(settingsLine(report));
-  return b.parts.join('\n\n') + '\n';
+  // Every part escaped its own cluster text; this pass makes sure nothing raw reaches a reader all the same.
+  return visible(b.parts.join('\n\n') + '\n', true);
 }

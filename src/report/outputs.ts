@@ -1,11 +1,13 @@
 /** Step outputs computed from the run report. Pure. */
 import { Outputs, type OutputName } from '../settings/action-names.js';
 import type { RunReport } from '../model/run.js';
+import { visible } from './escape.js';
 
 /** Output name → value. */
 export function outputsOf(report: RunReport, reportPath: string): Record<OutputName, string> {
+  // Names come from the server: JSON leaves C1 and bidirectional controls raw, `visible` writes their escapes.
   const names = (pred: (o: string) => boolean): string =>
-    JSON.stringify(report.targets.filter((t) => pred(t.outcome)).map((t) => t.name));
+    visible(JSON.stringify(report.targets.filter((t) => pred(t.outcome)).map((t) => t.name)));
   return {
     [Outputs.result]: report.result,
     [Outputs.deleted]: names((o) => ['gone', 'already-gone', 'recreated', 'forced'].includes(o)),

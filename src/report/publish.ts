@@ -12,12 +12,12 @@ import { messageOf } from '../shared/errors.js';
 import type { RunReport } from '../model/run.js';
 import { planAnnotations } from './annotations.js';
 import { briefReason } from './brief.js';
-import { breakCommands, safeLog } from './escape.js';
+import { safeLines, safeLog } from './escape.js';
 import { reportJson } from './json.js';
 import { renderSummary } from './markdown.js';
 import { outputsOf, reportFileName } from './outputs.js';
 
-const reasonOf = (error: unknown): string => breakCommands(messageOf(error));
+const reasonOf = (error: unknown): string => safeLog(messageOf(error));
 /** Names in the step's failure line (an annotation); all of them are in the summary and the report. */
 const NAMES_IN_FAILURE = 10;
 
@@ -37,7 +37,7 @@ export async function writeReport(
       await writeJson(path, pieces());
       return path;
     } catch (error) {
-      core.warning(`could not write the report to ${breakCommands(path)}: ${reasonOf(error)}`);
+      core.warning(`could not write the report to ${safeLog(path)}: ${reasonOf(error)}`);
     }
   }
   return '';
@@ -47,7 +47,7 @@ export async function writeReport(
 export async function writeSummary(summary: string): Promise<void> {
   try {
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-    else core.info(breakCommands(summary));
+    else core.info(safeLines(summary));
   } catch (error) {
     core.warning(`could not write the job summary: ${reasonOf(error)}`);
   }

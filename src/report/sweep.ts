@@ -3,17 +3,17 @@ import { formatDuration } from '../shared/duration.js';
 import type { SweepEntry, SweepReport } from '../model/sweep.js';
 import type { Outcome, RunReport } from '../model/run.js';
 import { OUTCOME_WORDS } from './words.js';
-import { md } from './escape.js';
+import { md, mdLink } from './escape.js';
 
 /** Above this many kept namespaces, their table is folded. */
 const FOLD_KEPT_OVER = 10;
 /** Rows of each table; the rest are counted (every entry is in the JSON report, `sweep.entries`). */
 const SWEEP_ROWS = 200;
 
-function pullCell(e: SweepEntry): string {
+function pullCell(e: SweepEntry, origin: string | undefined): string {
   if (e.pr === undefined) return e.label !== undefined ? `\`${md(e.label, 63)}\`` : '—';
   const state = e.pull ? (e.pull.state === 'missing' ? 'not found' : e.pull.state) : 'not asked';
-  return `[#${e.pr}](${encodeURI(e.prUrl ?? '')}) ${state}`;
+  return `${mdLink(`#${e.pr}`, e.prUrl, origin)} ${state}`;
 }
 
 function ageCell(e: SweepEntry, now: number): string {
@@ -29,12 +29,17 @@ function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<st
   return outcome ? OUTCOME_WORDS[outcome].swept : 'chosen';
 }
 
-function table(entries: SweepEntry[], cell: (e: SweepEntry) => string, now: number): string {
+function table(
+  entries: SweepEntry[],
+  cell: (e: SweepEntry) => string,
+  now: number,
+  origin: string | undefined,
+): string {
   const rows = entries
     .slice(0, SWEEP_ROWS)
     .map(
       (e) =>
-        `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e)} | ${md(e.reason, 300)} | ${ageCell(e, now)} |`,
+        `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e, origin)} | ${md(e.reason, 300)} | ${ageCell(e, now)} |`,
     );
   const more =
     entries.length > SWEEP_ROWS
@@ -76,14 +81,17 @@ export function renderSweep(report: RunReport): string {
       (sweep.maxAge ? ` · unlabelled after ${sweep.maxAge}` : '') +
       ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)` +
       (sweep.githubApi === 'rest' ? ' (REST: GraphQL refused)' : '') +
+      (sweep.unmatched
+        ? ` · ${sweep.unmatched} more listed that do not match \`${md(sweep.listedBy)}\`: not candidates`
+        : '') +
       '</sub>',
   ];
   if (going.length) {
     lines.push(`#### ${sweep.mode === 'plan' ? 'Would go' : 'Chosen to go'} (${going.length})`);
-    lines.push(table(going, cell, now));
+    lines.push(table(going, cell, now, report.context.serverUrl));
   }
   if (kept.length) {
-    const keptTable = table(kept, cell, now);
+    const keptTable = table(kept, cell, now, report.context.serverUrl);
     lines.push(`#### Kept (${kept.length})`);
     lines.push(
       kept.length > FOLD_KEPT_OVER

@@ -5,11 +5,11 @@ import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
 import { layoutScript } from './commands.js';
-import { breakCommands } from './escape.js';
+import { breakCommands, visible } from './escape.js';
 import { counts, OUTCOME_COUNT } from './headline.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
-import { inert, table, wrap, type Cell } from './columns.js';
+import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';
 
 /** How to render: the terminal's width, and whether to colour (a TTY without NO_COLOR; the caller decides). */
@@ -98,7 +98,10 @@ function targetTable(report: RunReport, o: TextOptions, paint: Paint): string[] 
 
 /** A command laid out to paste: wrapped with ` \` within the line, indented, nothing else on its lines. */
 export function commandLines(command: string, width: number): string[] {
-  const clean = command.split('\n').map(inert).join('\n');
+  const clean = command
+    .split('\n')
+    .map((l) => visible(l))
+    .join('\n');
   return layoutScript(clean, width)
     .split('\n')
     .map((l) => (l ? `${INDENT}${l}` : l));

@@ -5,13 +5,16 @@ import type { PullState } from '../model/pulls.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { formatDuration } from '../shared/duration.js';
-import type { Resolved } from '../targets/resolve.js';
+import { identityProblem, type Resolved } from '../targets/resolve.js';
+import { selectorMatches } from '../targets/selector.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
+import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
 import { candidateSelector } from '../settings/sweep.js';
-import type { SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
+import { webUrl } from '../shared/urls.js';
+import type { Decision, SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
 
 /** What the sweep needs besides the teardown's own ports. */
 export interface SweepDeps extends TeardownDeps {
@@ -19,6 +22,30 @@ export interface SweepDeps extends TeardownDeps {
   /** `https://github.com` or the GitHub Enterprise Server address, for pull request links. */
   serverUrl: string;
   slowAfterMs?: number;
+}
+
+/**
+ * The namespaces listed by `listedBy`, each checked client-side as the selector path does: a list answer that
+ * ignored the selector (a proxy, an aggregated layer, a bug) must never make a namespace a candidate.
+ */
+async function listCandidates(
+  deps: SweepDeps,
+  listedBy: string,
+): Promise<{ candidates: NamespaceState[]; unmatched: number }> {
+  const candidates: NamespaceState[] = [];
+  const others: string[] = [];
+  for (const ns of await deps.kube.listNamespaces(listedBy)) {
+    if (ns.name && selectorMatches(listedBy, ns.labels)) candidates.push(ns);
+    else others.push(ns.name || '(no name)');
+  }
+  if (others.length > 0) {
+    const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ', …' : '');
+    deps.logger.warning(
+      `the namespace list answered ${others.length} namespace(s) that do not match "${listedBy}" (${shown}): ` +
+        'not candidates, never touched',
+    );
+  }
+  return { candidates, unmatched: others.length };
 }
 
 /** Ask about each distinct pull request number once; the client bounds concurrency and rate limits. */
@@ -29,10 +56,26 @@ async function askGitHub(
 ): Promise<PullStates> {
   const numbers = new Set<number>();
   for (const ns of candidates) {
+    if (!ns.uid) continue;
     const pr = prNumberOf(ns.labels[sweep.prLabel]);
     if (typeof pr === 'number') numbers.add(pr);
   }
   return askPullStates(github, sweep.repository, numbers);
+}
+
+/** One warning when GitHub left pull requests unknown (no answer in time, a rate limit, another PR's answer). */
+function warnUnknown(states: Map<number, PullState>, logger: Logger): void {
+  const unknown = [...states].filter(([, s]) => s.state === 'unknown');
+  const [first] = unknown;
+  if (!first) return;
+  const why = first[1].state === 'unknown' ? first[1].error : '';
+  logger.warning(`${unknown.length} pull request(s) unknown, their namespaces kept; PR #${first[0]}: ${why}`);
+}
+
+/** GitHub's link to the pull request when it is the one asked about (this server, this path), else one made here. */
+function pullUrl(pull: PullState | undefined, serverUrl: string, path: string): string {
+  const given = pull && 'url' in pull ? webUrl(pull.url, serverUrl) : undefined;
+  return given?.pathname.toLowerCase() === path.toLowerCase() ? given.href : `${serverUrl}${path}`;
 }
 
 /** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
@@ -50,14 +93,17 @@ export function decideAll(
       const label = ns.labels[sweep.prLabel];
       const pr = prNumberOf(label);
       const pull = typeof pr === 'number' ? pulls.get(pr) : undefined;
-      const decision = decide({ label, createdAt: ns.creationTimestamp, pull }, { ...sweep }, now);
-      const fromApi = pull && 'url' in pull ? pull.url : undefined;
+      // Without a UID no delete can carry the precondition that keeps it from another namespace of that name.
+      const unverified = identityProblem(ns.name, ns);
+      const decision: Decision = unverified
+        ? { decision: 'keep', reason: unverified }
+        : decide({ label, createdAt: ns.creationTimestamp, pull }, { ...sweep }, now);
       return {
         namespace: ns.name,
         label,
         pr: typeof pr === 'number' ? pr : undefined,
         pull,
-        prUrl: typeof pr === 'number' ? (fromApi ?? `${serverUrl}/${owner}/${repo}/pull/${pr}`) : undefined,
+        prUrl: typeof pr === 'number' ? pullUrl(pull, serverUrl, `/${owner}/${repo}/pull/${pr}`) : undefined,
         createdAt: ns.creationTimestamp,
         ...decision,
         protected: decision.decision === 'go' && isProtected(settings, ns.name) ? true : undefined,
@@ -70,15 +116,16 @@ export function decideAll(
 export async function runSweep(settings: Settings, deps: SweepDeps, context: RunContext): Promise<RunReport> {
   const sweep = settings.sweep!;
   const listedBy = candidateSelector(sweep, settings.selector);
-  const { candidates, asked } = await deps.logger.group('Sweep: ask GitHub', async () => {
-    const candidates = await deps.kube.listNamespaces(listedBy);
+  const { candidates, unmatched, asked } = await deps.logger.group('Sweep: ask GitHub', async () => {
+    const { candidates, unmatched } = await listCandidates(deps, listedBy);
     const asked = await askGitHub(sweep, candidates, deps.github);
     if (asked.fallback) deps.logger.info(`GraphQL refused, asked through REST: ${asked.fallback}`);
+    warnUnknown(asked.states, deps.logger);
     deps.logger.info(
       `${candidates.length} candidate namespace(s) (${listedBy}), ${asked.states.size} pull request(s) of ` +
         `${sweep.repository.owner}/${sweep.repository.repo}, ${deps.github.sent} GitHub request(s) (${asked.via})`,
     );
-    return { candidates, asked };
+    return { candidates, unmatched, asked };
   });
   const pulls = asked.states;
   const entries = decideAll(settings, sweep, candidates, pulls, deps.clock.now(), deps.serverUrl);
@@ -107,6 +154,7 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
     closedFor: formatDuration(sweep.closedForMs),
     maxAge: sweep.maxAgeMs !== undefined ? formatDuration(sweep.maxAgeMs) : undefined,
     listedBy,
+    ...(unmatched ? { unmatched } : {}),
     pulls: pulls.size,
     githubRequests: deps.github.sent,
     githubApi: asked.via,

@@ -1,6 +1,7 @@
 /** Targets: resolve names and the selector, and request deletion. Reads and deletes only the targets. */
 import { explain } from '../kube/explain.js';
-import { KubeError, type Kube } from '../kube/port.js';
+import { KubeError, UnverifiedWrite, type Kube } from '../kube/port.js';
+import { messageOf } from '../shared/errors.js';
 import { type NamespaceState } from '../model/cluster.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
@@ -133,13 +134,18 @@ export async function requestDeletion(
     const result = await kube.deleteNamespace(target.name, { uid: target.uid });
     if (result === 'gone') return { outcome: 'already-gone', note: 'gone before the delete request arrived' };
   } catch (error) {
-    if (error instanceof KubeError && error.code === 409) {
+    // Refused before it was sent (the write guard), or by the server's UID precondition.
+    const refused = error instanceof UnverifiedWrite ? error.because : undefined;
+    if (refused === 'recreated' || (error instanceof KubeError && error.code === 409)) {
       return {
         outcome: 'recreated',
         note: 'replaced by a new namespace before deletion; the new one was not deleted',
       };
     }
-    return { outcome: 'error', note: `the delete request failed: ${reasonOf(error)}` };
+    if (refused === 'gone')
+      return { outcome: 'already-gone', note: 'gone before the delete request was sent' };
+    const failed = refused ? messageOf(error) : `the delete request failed: ${reasonOf(error)}`;
+    return { outcome: 'error', note: failed };
   }
   logger.info(`${target.name}: deletion requested`);
   // Watch from the state read before the DELETE: the watch replays the change to Terminating and beyond.

@@ -1,5 +1,5 @@
 /** Cancellation guard on the Kube port: after the signal, every write is refused before it is sent. */
-import { KubeError, type Kube } from '../kube/port.js';
+import { KubeError, readsOf, type Kube } from '../kube/port.js';
 
 function refuse(signal: AbortSignal, verb: string, resource: string): void {
   if (signal.aborted) {
@@ -16,16 +16,7 @@ function refuse(signal: AbortSignal, verb: string, resource: string): void {
 /** `kube` with its writes refused once `signal` is aborted; reads pass through. */
 export function refuseWritesOn(kube: Kube, signal: AbortSignal): Kube {
   return {
-    getNamespace: (name) => kube.getNamespace(name),
-    listNamespaces: (selector) => kube.listNamespaces(selector),
-    listAllNamespaces: (onPage) => kube.listAllNamespaces(onPage),
-    discover: () => kube.discover(),
-    listMetadata: (res, opts) => kube.listMetadata(res, opts),
-    listRaw: (path, opts) => kube.listRaw(path, opts),
-    getRaw: (path) => kube.getRaw(path),
-    watchNamespace: (name, rv, onEvent) => kube.watchNamespace(name, rv, onEvent),
-    watchObjects: (res, namespace, rv, onEvent) => kube.watchObjects(res, namespace, rv, onEvent),
-    watchAllNamespaces: (rv, onEvent) => kube.watchAllNamespaces(rv, onEvent),
+    ...readsOf(kube),
     deleteNamespace: async (name, opts) => {
       refuse(signal, 'delete', 'namespaces');
       return kube.deleteNamespace(name, opts);

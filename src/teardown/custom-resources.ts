@@ -17,6 +17,7 @@ import { waitDecision } from './cr-decide.js';
 import { waitObjectsGone } from './cr-wait.js';
 import type { CustomResourcesPhase, EarlyObject } from '../model/early.js';
 import { summarizeTypes } from './early-summary.js';
+import { identityProblem } from '../targets/resolve.js';
 
 /** What the phase needs: the port (guarded against writes after cancel), and when it must end. */
 export interface PhaseDeps {
@@ -126,6 +127,20 @@ async function waitForThem(deps: PhaseDeps, namespace: string, items: Item[]): P
   }
 }
 
+/**
+ * Why the namespace under the target's name is no longer the one read at the start (gone, or recreated with new
+ * content, as a GitOps controller does), read right before the phase; undefined when it still is.
+ */
+async function notTheTarget(kube: Kube, state: NamespaceState): Promise<string | undefined> {
+  const now = await kube.getNamespace(state.name);
+  if (now === undefined)
+    return 'gone before the custom resources phase: none of its custom resources deleted';
+  const problem = identityProblem(state.name, now);
+  if (problem) return `read again before the custom resources phase, ${problem}`;
+  if (now.uid === state.uid) return undefined;
+  return `recreated under the same name (new UID ${now.uid}) after it was read: none of its custom resources deleted`;
+}
+
 /** Run the phase for one Active target, from the pre-mortem's snapshot. Never throws for one object. */
 export async function customResourcesFirst(
   deps: PhaseDeps,
@@ -141,6 +156,8 @@ export async function customResourcesFirst(
   if (items.length === 0) {
     return { mode: 'skipped', note: 'no custom resources', tookMs: 0, objects, types: [], skippedTypes };
   }
+  const changed = await notTheTarget(deps.kube, state);
+  if (changed) return { mode: 'skipped', note: changed, tookMs: 0, objects: [], types: [], skippedTypes };
   if (deps.dryRun) {
     for (const r of objects)
       r.left ??= { reason: 'dry-run', detail: `would be deleted first${r.waited ? ', and waited for' : ''}` };

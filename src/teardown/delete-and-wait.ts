@@ -18,6 +18,7 @@ import { mapPool } from '../shared/pool.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
+import { guardWrites } from './write-guard.js';
 
 /** The action's log says what is still Terminating at least this often while it waits. */
 export const MAX_PROGRESS_MS = 30_000;
@@ -210,7 +211,15 @@ async function waitAndInspect(
   const report = reportFromWait(record, requestedMs, clock.now());
   if (cancelled && report.outcome === 'stuck') report.note = 'the run was cancelled while it was Terminating';
   if (inspector) applyInspection(report, inspector.result);
+  if (report.outcome === 'active' && state.deletionTimestamp !== undefined)
+    report.note = listedTerminating(report);
   return report;
+}
+
+/** A target listed Terminating that later reads show Active: which answer to believe, and what was done. */
+function listedTerminating(report: TargetReport): string {
+  const forced = report.force?.audit.some((a) => a.writes > 0) === true;
+  return `listed Terminating, but read Active (no deletionTimestamp): not being deleted${forced ? '' : ', nothing forced'}`;
 }
 
 /** At the timeout: force if that was still due, observe the result, and diagnose what is left. */
@@ -290,36 +299,44 @@ export async function deleteAndWait(
   deps: TeardownDeps,
   deadline: number,
 ): Promise<TeardownResult> {
-  const { kube, logger, clock } = deps;
+  const { logger, clock } = deps;
   const resolved = await logger.group('Resolve targets', async () => {
     const found: { targets: Resolved[]; error?: string } = deps.resolve
-      ? { targets: await deps.resolve(settings, kube) }
-      : await resolveTargets(settings, kube);
+      ? { targets: await deps.resolve(settings, deps.kube) }
+      : await resolveTargets(settings, deps.kube);
     for (const t of found.targets)
       logger.info(`${t.name}: ${t.refused ?? t.error ?? (t.state ? t.state.phase : 'not found')}`);
     if (found.error) logger.warning(found.error);
     return found;
   });
+  const ctxDeps = guarded(deps, resolved.targets);
   const toDelete = settings.delete
     ? resolved.targets.filter((t) => t.state && !t.state.deletionTimestamp && !t.refused && !t.error).length
     : 0;
-  const before = new BeforeDelete(settings, deps, deadline, toDelete);
-  const feed = feedFor(resolved.targets, deps);
+  const before = new BeforeDelete(settings, ctxDeps, deadline, toDelete);
+  const feed = feedFor(resolved.targets, ctxDeps);
   const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
   progress.begin(resolved.targets.length);
-  const ctx: RunCtx = { settings, deps, deadline, progress, before, feed };
+  const ctx: RunCtx = { settings, deps: ctxDeps, deadline, progress, before, feed };
   const stopProgress = logProgress(progress, deps, Math.min(deps.progressMs ?? 15_000, MAX_PROGRESS_MS));
   ctx.feed?.start();
   try {
     const targets = await logger.group('Delete, wait and diagnose', () =>
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
-    if (ctx.feed && !deps.signal?.aborted) await markRecreated(kube, targets, logger);
+    if (ctx.feed && !deps.signal?.aborted) await markRecreated(ctxDeps.kube, targets, logger);
     return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();
     ctx.feed?.close();
   }
+}
+
+/** `deps` whose every write passes one guard: only to the targets resolved, under the UIDs read, verified for it. */
+function guarded(deps: TeardownDeps, targets: readonly Resolved[]): TeardownDeps {
+  const verified = targets.flatMap((t) => (t.state && !t.refused && !t.error ? [t.state] : []));
+  const kube = guardWrites(deps.kube, verified);
+  return { ...deps, kube, ...(deps.inspect ? { inspect: { ...deps.inspect, kube } } : {}) };
 }
 
 /** One shared watch and list for the waits when there are many targets to wait for (see SHARED_WATCH_FROM). */

@@ -1,29 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
-import { FAST, runBundle } from '../helpers/harness.js';
+import { FAST, runBundle, runCli } from '../helpers/harness.js';
 
 const TOKEN = 'ghs_bundle-token-never-printed-42';
 const LABEL = 'preview.example.com/pr';
 const longAgo = new Date(Date.now() - 48 * 3_600_000).toISOString();
-
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['dist/cli/index.js', ...args],
-      { timeout: 60_000, env: { PATH: process.env.PATH, ...env } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
   let cluster: FakeCluster;
@@ -49,7 +33,7 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     ({ kubeconfig } = await cluster.start());
     const dir = mkdtempSync(join(tmpdir(), 'nt-sweep-cli-'));
     writeFileSync(join(dir, 'config'), kubeconfig);
-    const run = await cli(
+    const run = await runCli(
       ['--kubeconfig', join(dir, 'config'), '--sweep', 'on', '--sweep-pr-label', LABEL, '--timeout', '20s'],
       { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: api, GITHUB_REPOSITORY: 'acme/shop' },
     );
@@ -70,7 +54,7 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
 
   test('CLI sweep without GITHUB_TOKEN: exit 2 naming the input, before any cluster call', async () => {
     ({ kubeconfig } = await cluster.start());
-    const run = await cli(
+    const run = await runCli(
       ['--sweep', 'plan', '--sweep-pr-label', LABEL, '--sweep-repository', 'acme/shop'],
       {},
     );

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,67 @@ describe('the main thread around the run', () => {
     expect(code).toBe(1);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe('');
     expect(readFileSync(join(dir, 'output.txt'), 'utf8')).toBe('');
+  });
+
+  describe('after the run has published, nothing more is published: one report, one summary, one result', () => {
+    /** The step's log as the runner reads it (what @actions/core wrote to stdout). */
+    let log: string[];
+    beforeEach(() => {
+      log = [];
+      jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        log.push(String(chunk));
+        return true;
+      });
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    const published = (): { summary: string; results: string[] } => ({
+      summary: readFileSync(join(dir, 'summary.md'), 'utf8'),
+      results: [...readFileSync(join(dir, 'output.txt'), 'utf8').matchAll(/^result<<(.+)\n(.*)\n\1$/gm)].map(
+        (m) => m[2]!,
+      ),
+    });
+
+    test.each([
+      {
+        name: 'the heap bound reached after a clean result',
+        fixture: 'engine-published-oom.mjs',
+        afterPublishMs: undefined,
+        code: 0,
+        result: 'clean',
+        warning:
+          /after the report was published, the run ran out of memory.{0,6} its heap is bounded to 48 MiB.*the result stands as published/,
+      },
+      {
+        name: 'an error thrown after a clean result',
+        fixture: 'engine-published-throws.mjs',
+        afterPublishMs: undefined,
+        code: 0,
+        result: 'clean',
+        warning:
+          /after the report was published, the run stopped unexpectedly: (Error: )?the comment step broke.*the result stands/,
+      },
+      {
+        name: 'a step that never ends after a stuck result: stopped',
+        fixture: 'engine-published-hangs.mjs',
+        // It never ends by itself: any bound ends it, however long the machine takes to get there.
+        afterPublishMs: 50,
+        code: 1,
+        result: 'stuck',
+        warning: /what follows the report \(the pull request comment\) did not end in time and was stopped/,
+      },
+    ])(
+      '$name',
+      async ({ fixture: file, afterPublishMs, code, result, warning }) => {
+        const exit = await supervise({ entry: fixture(file), heapMb: 48, afterPublishMs });
+        const { summary, results } = published();
+        expect(results).toEqual([result]);
+        expect(summary).toBe(`## Namespace teardown: ${result}\n`);
+        expect(exit).toBe(code);
+        expect(log.join('')).toMatch(new RegExp(`::warning::${warning.source}`));
+      },
+      30_000,
+    );
   });
 
   test('the reason names the bound for an out-of-memory end, and the message otherwise', () => {

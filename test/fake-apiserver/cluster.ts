@@ -304,7 +304,7 @@ export class FakeCluster {
     this.core.api.commit(rt, cur, next, '', systemCtx());
   }
 
-  /** Answer the next matching request(s) with a canned response (JSON body, or text if a string). */
+  /** Answer the next matching request(s) with a canned response (JSON body, or as it is if a string or bytes). */
   failNext(
     match: { method?: string; path: RegExp; query?: RegExp },
     response: { status: number; body?: any; headers?: Record<string, string>; times?: number },
@@ -314,7 +314,8 @@ export class FakeCluster {
 
   /**
    * The next matching request(s) misbehave: `reset` drops the connection, `hang` never answers, `endless-line`
-   * answers 200 and streams one line that never ends. `times` may be Infinity.
+   * answers 200 and streams one line that never ends, `endless-body` a list whose items never end, `gzip-bomb` the
+   * same gzip-encoded. `times` may be Infinity.
    */
   misbehaveNext(
     match: { method?: string; path: RegExp; query?: RegExp },

@@ -1,6 +1,7 @@
 /** Auth, RBAC denials, throttling, fault injection, latency and the request log (§8; checklist 28). */
 import { type StartedCluster, CLIENT_USER, FakeCluster } from './index.js';
-import { type Loose, raw, statusOf } from './testkit.js';
+import { constants, gunzipSync } from 'node:zlib';
+import { type Loose, head, raw, statusOf, waitFor } from './testkit.js';
 import { clients } from './clients.js';
 
 const cluster = new FakeCluster({ controller: { queueDelayMs: 600_000 } });
@@ -150,4 +151,44 @@ test('latencyMs delays every response', async () => {
   } finally {
     await slow.stop();
   }
+});
+
+describe('answers that never end', () => {
+  const LIST = /^\/api\/v1\/namespaces$/;
+  const MiB = 1024 * 1024;
+
+  test('endless-body: a 200 namespace list whose items keep coming until the client goes away', async () => {
+    cluster.misbehaveNext({ method: 'GET', path: LIST }, 'endless-body');
+    const from = cluster.requests.length;
+    const r = await head(s, '/api/v1/namespaces?limit=500', 8 * MiB);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/json');
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(r.text.slice(0, 120)).toMatch(
+      /^\{"kind":"NamespaceList","apiVersion":"v1",.*"items":\[\{"metadata"/,
+    );
+    // Never a complete document: the items array is not closed.
+    expect(() => JSON.parse(r.text) as unknown).toThrow(SyntaxError);
+    // The server stops writing once the client has gone: what it sent stays near what was read.
+    const rec = cluster.requests[from]!;
+    const sent = await waitFor(async () => {
+      const before = rec.bytesOut;
+      await new Promise((done) => setTimeout(done, 50));
+      return rec.bytesOut === before ? before : undefined;
+    });
+    expect(sent).toBeGreaterThanOrEqual(8 * MiB);
+    expect(sent).toBeLessThan(16 * MiB);
+    // One request only: the next list is answered as usual.
+    expect((await raw(s, 'GET', '/api/v1/namespaces')).json.kind).toBe('NamespaceList');
+  });
+
+  test('gzip-bomb: the same list gzip-encoded, each MiB of it a few KiB on the wire', async () => {
+    cluster.misbehaveNext({ method: 'GET', path: LIST }, 'gzip-bomb');
+    const r = await head(s, '/api/v1/namespaces', 64 * 1024);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-encoding']).toBe('gzip');
+    const decoded = gunzipSync(r.body, { finishFlush: constants.Z_SYNC_FLUSH });
+    expect(decoded.toString('utf8', 0, 120)).toMatch(/^\{"kind":"NamespaceList",.*"items":\[\{"metadata"/);
+    expect(decoded.byteLength).toBeGreaterThan(50 * r.body.byteLength);
+  });
 });

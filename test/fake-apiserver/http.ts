@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import type { Core } from './core.js';
+import { endlessList } from './endless.js';
 import {
   ApiError,
   badRequest,
@@ -38,9 +39,11 @@ export interface RequestRecord {
 
 /**
  * How a matched request is answered: a canned response (default); `reset` destroys the connection; `hang`
- * reads the request and never answers; `endless-line` sends 200 and then bytes without a newline, forever.
+ * reads the request and never answers; `endless-line` sends 200 and then bytes without a newline, forever;
+ * `endless-body` sends 200 and a list whose items never end, as fast as the client reads; `gzip-bomb` the same
+ * gzip-encoded (a few KiB on the wire per MiB decoded).
  */
-export type FaultAction = 'respond' | 'reset' | 'hang' | 'endless-line';
+export type FaultAction = 'respond' | 'reset' | 'hang' | 'endless-line' | 'endless-body' | 'gzip-bomb';
 
 export interface Fault {
   method?: string;
@@ -60,6 +63,7 @@ function misbehave(action: FaultAction, res: ServerResponse): void {
     res.socket?.destroy();
     return;
   }
+  if (action === 'endless-body' || action === 'gzip-bomb') return endlessList(res, action === 'gzip-bomb');
   if (action === 'endless-line') {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
     const chunk = `{"type":"MODIFIED","object":{"kind":"Namespace","metadata":{"name":"${'x'.repeat(64 * 1024)}`;
@@ -133,7 +137,7 @@ function sendJson(
   writeApiBody(res, code, head, text);
 }
 
-function sendText(res: ServerResponse, code: number, text: string, headers: Headers = {}): void {
+function sendText(res: ServerResponse, code: number, text: string | Uint8Array, headers: Headers = {}): void {
   res.writeHead(code, {
     'Content-Type': 'text/plain; charset=utf-8',
     'X-Content-Type-Options': 'nosniff',
@@ -338,7 +342,8 @@ async function serve(core: Core, st: FrontState, req: IncomingMessage, res: Serv
       fault.times--;
       if (fault.times <= 0) st.faults.splice(st.faults.indexOf(fault), 1);
       if (fault.action !== 'respond') return misbehave(fault.action, res);
-      if (typeof fault.body === 'string') return sendText(res, fault.status, fault.body, fault.headers);
+      if (typeof fault.body === 'string' || fault.body instanceof Uint8Array)
+        return sendText(res, fault.status, fault.body, fault.headers);
       const reason = fault.status >= 500 ? 'InternalError' : 'BadRequest';
       return sendJson(
         res,

@@ -16,7 +16,7 @@ export type {
 } from './types.js';
 export * from './scenarios.js';
 export * from './hard-cases.js';
-export { FAST, raw, sleep, statusOf, waitFor, watch } from './testkit.js';
+export { FAST, head, raw, sleep, statusOf, waitFor, watch } from './testkit.js';
 export type { Loose, RawOptions, RawResponse, WatchStream } from './testkit.js';
 export { silentServer } from './silent.js';
 export { HEALTHY_CONDITIONS } from './conditions.js';

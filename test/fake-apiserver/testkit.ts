@@ -83,6 +83,35 @@ export function raw(
   });
 }
 
+/** The first `bytes` bytes of an answer as received (at least; the rest is not read): the connection is then closed. */
+export function head(
+  s: StartedCluster,
+  path: string,
+  bytes: number,
+  o: RawOptions = {},
+): Promise<Omit<RawResponse, 'json'>> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(requestOptions(s, 'GET', path, o), (res) => {
+      const chunks: Buffer[] = [];
+      let got = 0;
+      const finish = (): void => {
+        req.destroy();
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
+      };
+      res.on('data', (c: Buffer) => {
+        chunks.push(c);
+        got += c.byteLength;
+        if (got >= bytes) finish();
+      });
+      res.on('end', finish);
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 export interface WatchStream {
   status: Promise<number>;
   headers: Promise<IncomingHttpHeaders>;

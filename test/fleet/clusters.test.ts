@@ -48,7 +48,11 @@ describe('one answer from the reports of runs in several clusters', () => {
       expected: EXPECTED,
       found: await readReports(paths),
       failOn: 'leaked',
-      context: { repository: 'acme/shop', runUrl: 'https://github.com/acme/shop/actions/runs/7' },
+      context: {
+        repository: 'acme/shop',
+        runUrl: 'https://github.com/acme/shop/actions/runs/7',
+        serverUrl: 'https://github.com',
+      },
       now: Date.now(),
     });
 

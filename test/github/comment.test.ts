@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
-import { graphqlUrl } from '../../src/github/client.js';
+import { graphqlUrl } from '../../src/github/create.js';
 import { ACTIONS_BOT } from '../../src/github/identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
 import type { GitHubApi } from '../../src/github/port.js';
@@ -8,11 +8,17 @@ import { pullRequestOf } from '../../src/entry/context.js';
 import { renderComment } from '../../src/report/comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import type { RunReport } from '../../src/model/run.js';
-import { API, beforeEachNock, client, github, TOKEN } from './helpers.js';
+import { API, beforeEachNock, client, github, SkipClock, TOKEN } from './helpers.js';
 
 /** Post a run's comment as the action does: rendered from the report, on the pull request of its context. */
 const post = (report: RunReport, api: GitHubApi, logger: RecordingLogger): Promise<void> =>
-  commentOnPullRequest(renderComment(report), pullRequestOf(report.context)!, async () => api, logger);
+  commentOnPullRequest(
+    renderComment(report),
+    pullRequestOf(report.context)!,
+    async () => api,
+    logger,
+    new SkipClock(),
+  );
 
 const REPO = { owner: 'acme', repo: 'shop' };
 const COMMENTS = '/repos/acme/shop/issues/42/comments';
@@ -165,6 +171,7 @@ describe('the one PR comment', () => {
       repository: 'acme/shop',
       pullRequest: { number: 42 },
       runUrl: 'https://ghe.example.com/acme/shop/actions/runs/7',
+      serverUrl: 'https://ghe.example.com',
     },
     startedAt: '2026-11-22T12:00:00Z',
     finishedAt: '2026-11-22T12:01:00Z',
@@ -234,6 +241,36 @@ describe('the one PR comment', () => {
       repo: { owner: 'acme', repo: 'shop' },
       number: 42,
     });
+  });
+
+  test("the comment has 20 s of its own, whatever the run's deadline left", async () => {
+    const { api, clock } = await client();
+    github().get('/user').reply(200, { login: 'octo-deployer' });
+    github().get(COMMENTS).query(true).reply(200, []);
+    github()
+      .post(COMMENTS)
+      .reply(201, { id: 1, user: { login: 'octo-deployer' } });
+    const logger = new RecordingLogger();
+    await post(REPORT, api.until(clock.now() - 1), logger);
+    expect(logger.lines).toContain('pr-comment: created comment 1');
+  });
+
+  test('a rate limit asking for longer than those 20 s is not waited: a warning, nothing written', async () => {
+    const { api, clock } = await client();
+    github().get('/user').reply(200, { login: 'octo-deployer' });
+    github()
+      .get(COMMENTS)
+      .query(true)
+      .reply(403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '30' });
+    const logger = new RecordingLogger();
+    await post(REPORT, api, logger);
+    expect(logger.lines.slice(1)).toEqual([
+      expect.stringMatching(
+        /^warning: pr-comment: not written: .*asked to wait 30 s with 20 s left before the deadline \(the comment has 20 s after the result\)$/,
+      ),
+    ]);
+    expect(clock.slept).toEqual([]);
+    expect(api.sent).toBe(2);
   });
 
   test('a GitHub failure other than 403/404 is a warning too', async () => {

@@ -4,7 +4,7 @@ import { mergeFleet } from '../../src/fleet/merge.js';
 import { renderFleetComment } from '../../src/report/fleet-comment.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import { clusterReport } from '../helpers/fleet.js';
-import { beforeEachNock, client, github } from './helpers.js';
+import { beforeEachNock, client, github, SkipClock } from './helpers.js';
 
 const COMMENTS = '/repos/acme/shop/issues/42/comments';
 const PR = { repo: { owner: 'acme', repo: 'shop' }, number: 42 };
@@ -56,8 +56,20 @@ describe("the fleet's PR comment is the one comment, updated in place", () => {
       .patch('/repos/acme/shop/issues/comments/77', keep)
       .reply(200, { id: 77 });
     const logger = new RecordingLogger();
-    await commentOnPullRequest(renderFleetComment(fleetWith(['preview-pr-42'])), PR, async () => api, logger);
-    await commentOnPullRequest(renderFleetComment(fleetWith([])), PR, async () => api, logger);
+    await commentOnPullRequest(
+      renderFleetComment(fleetWith(['preview-pr-42'])),
+      PR,
+      async () => api,
+      logger,
+      new SkipClock(),
+    );
+    await commentOnPullRequest(
+      renderFleetComment(fleetWith([])),
+      PR,
+      async () => api,
+      logger,
+      new SkipClock(),
+    );
     scope.done();
     expect(logger.lines.filter((l) => /created|updated/.test(l))).toEqual([
       'pr-comment: created comment 77',

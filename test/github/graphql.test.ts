@@ -1,5 +1,5 @@
 import { askPullStates } from '../../src/github/pull-states.js';
-import { graphqlUrl } from '../../src/github/client.js';
+import { graphqlUrl } from '../../src/github/create.js';
 import {
   askedNumbers,
   beforeEachNock,
@@ -8,11 +8,13 @@ import {
   github,
   graphqlApi,
   GRAPHQL_PATH,
+  pull,
   resetAfter,
 } from './helpers.js';
 
 const REPO = { owner: 'acme', repo: 'shop' };
 const CLOSED_AT = '2026-11-20T10:00:00Z';
+const url = (n: number): string => `https://ghe.example.com/acme/shop/pull/${n}`;
 const range = (from: number, to: number): number[] =>
   Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -27,13 +29,8 @@ function answer(body: unknown, rateLimit = { cost: 1, remaining: 4000, resetAt: 
     } else
       repository[`pr${n}`] =
         n % 2 === 0
-          ? {
-              state: 'OPEN',
-              closedAt: null,
-              mergedAt: null,
-              url: `https://ghe.example.com/acme/shop/pull/${n}`,
-            }
-          : { state: 'MERGED', closedAt: CLOSED_AT, mergedAt: CLOSED_AT, url: 'u' };
+          ? { number: n, state: 'OPEN', closedAt: null, mergedAt: null, url: url(n) }
+          : { number: n, state: 'MERGED', closedAt: CLOSED_AT, mergedAt: CLOSED_AT, url: url(n) };
   }
   return errors.length ? { data: { rateLimit, repository }, errors } : { data: { rateLimit, repository } };
 }
@@ -61,7 +58,7 @@ describe('pull request states through GraphQL', () => {
     expect(api.sent).toBe(3);
     expect(got.via).toBe('graphql');
     expect(got.states.get(2)).toEqual({ state: 'open', url: 'https://ghe.example.com/acme/shop/pull/2' });
-    expect(got.states.get(7)).toEqual({ state: 'merged', closedAt: CLOSED_AT, url: 'u' });
+    expect(got.states.get(7)).toEqual({ state: 'merged', closedAt: CLOSED_AT, url: url(7) });
     expect(got.states.get(13)).toEqual({ state: 'missing' });
   });
 
@@ -71,9 +68,9 @@ describe('pull request states through GraphQL', () => {
       .reply(200, {
         data: {
           repository: {
-            pr1: { state: 'CLOSED', closedAt: CLOSED_AT, mergedAt: null, url: 'u1' },
+            pr1: { number: 1, state: 'CLOSED', closedAt: CLOSED_AT, mergedAt: null, url: url(1) },
             pr2: null,
-            pr3: { state: 'OPEN', closedAt: null, mergedAt: null, url: 'u3' },
+            pr3: { number: 3, state: 'OPEN', closedAt: null, mergedAt: null, url: url(3) },
           },
         },
         errors: [
@@ -86,7 +83,7 @@ describe('pull request states through GraphQL', () => {
       });
     const { api } = await client();
     const got = await askPullStates(api, REPO, [1, 2, 3]);
-    expect(got.states.get(1)).toEqual({ state: 'closed', closedAt: CLOSED_AT, url: 'u1' });
+    expect(got.states.get(1)).toEqual({ state: 'closed', closedAt: CLOSED_AT, url: url(1) });
     expect(got.states.get(2)).toEqual({
       state: 'unknown',
       error: 'GitHub GraphQL: FORBIDDEN: Resource not accessible by integration',
@@ -110,7 +107,9 @@ describe('pull request states through GraphQL', () => {
     const { api } = await client();
     const got = await askPullStates(api, REPO, [4, 5]);
     expect([...got.states.values()].map((s) => s.state)).toEqual(['unknown', 'unknown']);
-    expect(got.states.get(4)).toMatchObject({ error: /NOT_FOUND: Could not resolve to a Repository/ });
+    expect(got.states.get(4)).toMatchObject({
+      error: expect.stringMatching(/NOT_FOUND: Could not resolve to a Repository/),
+    });
   });
 
   test('rate limit inside a 200 answer: waits until x-ratelimit-reset, then asks again', async () => {
@@ -130,7 +129,7 @@ describe('pull request states through GraphQL', () => {
     const got = await askPullStates(api, REPO, [1, 2]);
     scope.done();
     expect(clock.slept).toEqual([31_000]);
-    expect(logger.lines.join('\n')).toMatch(/rate limit: waiting 31s before POST/);
+    expect(logger.lines.join('\n')).toMatch(/rate limit: waiting 31 s before GitHub GraphQL/);
     expect(got.states.get(2)).toMatchObject({ state: 'open' });
   });
 
@@ -149,7 +148,10 @@ describe('pull request states through GraphQL', () => {
       state: 'unknown',
       error: 'GitHub GraphQL answered RATE_LIMIT: API rate limit already exceeded for user ID 7.',
     });
-    expect(got.states.get(150)).toMatchObject({ state: 'unknown', error: /rate limit resets in 3601s/ });
+    expect(got.states.get(150)).toMatchObject({
+      state: 'unknown',
+      error: expect.stringMatching(/rate limit: resets in 3601 s, later than the longest wait/),
+    });
     expect(clock.slept).toEqual([]);
   });
 
@@ -246,9 +248,9 @@ describe('pull request states through GraphQL', () => {
     const gql = graphqlApi().post(GRAPHQL_PATH).reply(status, body);
     const rest = github()
       .get('/repos/acme/shop/pulls/1')
-      .reply(200, { state: 'open' })
+      .reply(200, pull(1, { state: 'open' }))
       .get('/repos/acme/shop/pulls/2')
-      .reply(200, { state: 'closed', merged_at: null, closed_at: CLOSED_AT })
+      .reply(200, pull(2, { state: 'closed', merged_at: null, closed_at: CLOSED_AT }))
       .get('/repos/acme/shop/pulls/3')
       .reply(404, { message: 'Not Found' });
     const got = await askPullStates(api, REPO, [1, 2, 3]);
@@ -263,10 +265,9 @@ describe('pull request states through GraphQL', () => {
     const { api } = await client();
     const gql = graphqlApi().post(GRAPHQL_PATH).reply(404, { message: 'Not Found' });
     let rest = 0;
-    github()
-      .get(/\/repos\/acme\/shop\/pulls\/\d+/)
-      .times(230)
-      .reply(() => (rest++, [200, { state: 'open' }]));
+    const scope = github();
+    for (const n of range(1, 230))
+      scope.get(`/repos/acme/shop/pulls/${n}`).reply(() => (rest++, [200, pull(n, { state: 'open' })]));
     const got = await askPullStates(api, REPO, range(1, 230));
     gql.done();
     expect(rest).toBe(230);

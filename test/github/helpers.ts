@@ -1,6 +1,7 @@
 /** Test wiring for the GitHub client: a clock whose sleeps pass at once, and the real Octokit over nock. */
 import nock from 'nock';
-import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
+import type { GitHubLimits } from '../../src/github/client-state.js';
+import { createGitHub } from '../../src/github/create.js';
 import type { GitHubApi } from '../../src/github/port.js';
 import { RecordingLogger, type Clock } from '../../src/shared/ports.js';
 
@@ -56,9 +57,24 @@ export function github(): nock.Scope {
   return nock(API, { reqheaders: { authorization: `token ${TOKEN}` } });
 }
 
+/** A REST pull request answer for number `n`: its number and URL, and `fields`. */
+export function pull(n: number, fields: Record<string, unknown>): Record<string, unknown> {
+  return { number: n, html_url: `https://ghe.example.com/acme/shop/pull/${n}`, ...fields };
+}
+
 /** `x-ratelimit-reset` that many seconds after the clock's now. */
 export function resetAfter(clock: SkipClock, seconds: number): string {
   return String(Math.floor(clock.now() / 1000) + seconds);
+}
+
+/** nock for GitHub beside a fake API server on loopback: every other host is refused. */
+export function nockBesideLoopback(): void {
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+    nock.enableNetConnect('127.0.0.1');
+  });
+  afterEach(() => nock.cleanAll());
 }
 
 export function beforeEachNock(): void {

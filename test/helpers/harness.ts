@@ -179,17 +179,16 @@ export function runBundle(
   });
 }
 
-/** Run the command line's bundle, `node dist/cli/index.js ARGS`, with only PATH and `env` set. */
+/** Run `node dist/cli/index.js` with `args` and only PATH (and `env`) in its environment. */
 export function runCli(
   args: string[],
   env: Record<string, string> = {},
-  timeoutMs = 90_000,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['dist/cli/index.js', ...args],
-      { timeout: timeoutMs, env: { PATH: process.env.PATH, ...env } },
+      { timeout: 60_000, env: { PATH: process.env.PATH, ...env } },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

@@ -4,11 +4,11 @@
  * annotations or the report; and no plugin process, nor anything it started, outlives the run.
  */
 import { jest } from '@jest/globals';
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster } from '../fake-apiserver/index.js';
-import { FAST, runBundle } from '../helpers/harness.js';
+import { FAST, runBundle, runCli } from '../helpers/harness.js';
 import {
   execKubeconfig,
   pidsIn,
@@ -187,18 +187,6 @@ describe('no plugin process outlives the run (node dist/index.js)', () => {
   });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['dist/cli/index.js', ...args],
-      { timeout: 60_000, env: { PATH: process.env.PATH } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 describe('the same in the CLI (node dist/cli/index.js)', () => {
   let cluster: FakeCluster;
   beforeEach(() => {
@@ -213,7 +201,7 @@ describe('the same in the CLI (node dist/cli/index.js)', () => {
     const plugin = failingPlugin(dir);
     writeFileSync(join(dir, 'config'), execKubeconfig(kubeconfig, plugin.command, plugin.args, OTHER_USER));
     const report = join(dir, 'report.json');
-    const run = await cli([
+    const run = await runCli([
       '--kubeconfig',
       join(dir, 'config'),
       '--namespaces',
@@ -243,7 +231,14 @@ describe('the same in the CLI (node dist/cli/index.js)', () => {
     const pidFile = join(dir, 'pids.json');
     const command = writePlugin(dir, 'slow-auth', withGrandchild(pidFile, 'setInterval(() => {}, 1000);'));
     writeFileSync(join(dir, 'config'), execKubeconfig(kubeconfig, command));
-    const run = await cli(['--kubeconfig', join(dir, 'config'), '--namespaces', 'pr-1', '--timeout', '5s']);
+    const run = await runCli([
+      '--kubeconfig',
+      join(dir, 'config'),
+      '--namespaces',
+      'pr-1',
+      '--timeout',
+      '5s',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/exec credential plugin slow-auth/);
     expect(pidsIn(pidFile)).toHaveLength(2);

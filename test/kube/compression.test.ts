@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
 import { createKube, type KubeClient, type KubeClientOptions } from '../../src/kube/client.js';
 import { KubeError } from '../../src/kube/port.js';
-import { MAX_DECODED_BYTES } from '../../src/kube/transport.js';
+import { BODY_LIMITS } from '../../src/kube/transport.js';
 import { FakeCluster, type StartedCluster } from '../fake-apiserver/index.js';
 import { api, testKube } from './fixtures.js';
 
@@ -130,15 +130,44 @@ describe('a gzip body the client cannot use', () => {
     );
   });
 
-  test(`a body that would expand past ${MAX_DECODED_BYTES / 1024 / 1024} MiB is refused, not decoded`, async () => {
+  test(`a body that would expand past ${BODY_LIMITS.object / 1024 / 1024} MiB (one object) is refused as it is decoded`, async () => {
     const { kube } = testKube();
-    const bomb = gzipSync(Buffer.alloc(MAX_DECODED_BYTES + 1), { level: 1 });
+    const bomb = gzipSync(Buffer.alloc(BODY_LIMITS.object * 4), { level: 1 });
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
     api()
       .get('/api/v1/namespaces/preview-42')
       .reply(200, bomb, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
     const err = await kube.getNamespace('preview-42').catch((e: unknown) => e);
-    expect(err).toMatchObject({ reason: 'UnexpectedServerResponse' });
-    expect((err as Error).message).toMatch(/cannot be decoded: .*(buffer|length|larger|maxOutputLength)/i);
+    expect(err).toMatchObject({ reason: 'ResponseTooLarge', verb: 'get', resource: 'namespaces' });
+    expect((err as Error).message).toBe(
+      "the server's gzip-encoded answer, decoded, to GET /api/v1/namespaces/preview-42 grew past 8 MiB, the most " +
+        'the answer about one object may be; it was not read further',
+    );
+  });
+
+  test('a kubeconfig without TLS options (fetch decodes the body): the decoded bytes are bounded the same', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{ name: public, cluster: { server: "https://k8s.example.com" } }]',
+        'users: [{ name: admin, user: { token: abc } }]',
+        'contexts: [{ name: public, context: { cluster: public, user: admin } }]',
+        'current-context: public',
+      ].join('\n'),
+    );
+    const kube = createKube(kc);
+    nock('https://k8s.example.com')
+      .get('/api/v1/namespaces/preview-42')
+      .reply(200, gzipSync(Buffer.alloc(BODY_LIMITS.object * 4)), {
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      });
+    const err = await kube.getNamespace('preview-42').catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: 'ResponseTooLarge' });
+    expect((err as Error).message).toMatch(
+      /^the server's answer to GET \/api\/v1\/namespaces\/preview-42 grew past 8 MiB/,
+    );
   });
 });

@@ -30,7 +30,7 @@ function fleetOf(clusters: number, perCluster: number, stuck: number, unknown = 
     expected,
     found,
     failOn: 'leaked',
-    context: { repository: 'acme/shop', runUrl: RUN },
+    context: { repository: 'acme/shop', runUrl: RUN, serverUrl: 'https://github.com' },
     now: 0,
   });
 }

@@ -4,7 +4,7 @@ import { runReport, targetReport } from '../helpers/reports.js';
 const text = (r: Parameters<typeof reportJson>[0]): string => [...reportJson(r)].join('');
 
 describe('the JSON report written in pieces', () => {
-  it('is the same text as JSON.stringify with two spaces, whatever the targets hold', () => {
+  it('is the text of JSON.stringify with two spaces, control characters escaped, whatever the targets hold', () => {
     const hostile = targetReport('pr-7', {
       outcome: 'stuck',
       note: 'line\n"quoted" \\ back\u2028sep',
@@ -21,7 +21,8 @@ describe('the JSON report written in pieces', () => {
         { cancelled: true },
       ),
     ]) {
-      expect(text(report)).toBe(JSON.stringify(report, null, 2));
+      // JSON.stringify leaves U+2028 raw; the report writes its escape, and reads back the same.
+      expect(text(report)).toBe(JSON.stringify(report, null, 2).replace(/\u2028/g, '\\u2028'));
       expect(JSON.parse(text(report))).toEqual(JSON.parse(JSON.stringify(report)));
     }
   });

@@ -29,6 +29,7 @@ function report(targets: TargetReport[]): RunReport {
       pullRequest: { number: 42, title: 'Add <b>cart</b> | ::error::x' },
       sha: 'abcdef1234567890',
       runUrl: 'https://github.com/acme/shop/actions/runs/1',
+      serverUrl: 'https://github.com',
     },
     settings: { namespaces: ['pr-1'] },
   });
@@ -122,5 +123,13 @@ describe('outputs', () => {
       forced: '[]',
       report: '/tmp/r.json',
     });
+  });
+
+  test('names a server sent with control characters: escaped, and the JSON reads back the same', () => {
+    const names = ['pr-\u202e1', 'pr-\u009b2', 'pr-\u001b3'];
+    const r = report(names.map((name) => target({ name, outcome: 'gone' })));
+    const { deleted } = outputsOf(r, '');
+    expect(deleted).toBe('["pr-\\u202e1","pr-\\u009b2","pr-\\u001b3"]');
+    expect(JSON.parse(deleted)).toEqual(names);
   });
 });

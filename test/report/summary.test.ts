@@ -24,6 +24,7 @@ function report(targets: TargetReport[], over: Partial<RunReport> = {}): RunRepo
     context: {
       repository: 'acme/shop',
       runUrl: RUN_URL,
+      serverUrl: 'https://github.com',
       cluster: { context: 'prod-eu', server: 'k8s.example.com:6443' },
     },
     settings: { selector: 'preview.example.com/env=preview' },

@@ -76,12 +76,27 @@ describe('the terminal rendering', () => {
     expect(lines.slice(loop).find((l) => l.trim() === 'done')).toBeDefined();
   });
 
-  test('cluster text is inert: tags shown as typed, escape codes and line breaks made spaces', () => {
+  test('cluster text is inert: tags shown as typed, escape codes made visible, line breaks made spaces', () => {
     const text = renderText(many, { width: 120, color: false });
     expect(text).toContain('<b>tags</b>,');
     expect(text).not.toContain('\u001b[31m');
     // The note wraps in its column: read it with the line breaks and the column's indent taken out.
     expect(text.replace(/\s+/g, ' ')).toContain('and :\u200b:error:\u200b:a workflow command');
+  });
+
+  test('C1 controls and bidirectional overrides are shown as escapes, with colour and without', () => {
+    const note =
+      'CSI \u009b2J, OSC \u009d0;x\u009c, ESC \u001b]52;c;eA==\u0007, RLO txt.\u202eexe \u2066x\u2069';
+    const hostile = report([target('pr-1', { outcome: 'error', note })]);
+    for (const color of [false, true]) {
+      // eslint-disable-next-line no-control-regex
+      const text = renderText(hostile, { width: 200, color }).replace(/\u001b\[[0-9;]*m/g, '');
+      // eslint-disable-next-line no-control-regex
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect(text).toContain(
+        'CSI \\u009b2J, OSC \\u009d0;x\\u009c, ESC \\u001b]52;c;eA==\\u0007, RLO txt.\\u202eexe',
+      );
+    }
   });
 
   test('colour only when asked: the same words either way', () => {

@@ -1,7 +1,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
 import { runEngine } from '../../src/entry/engine.js';
-import { createGitHub, type GitHubLimits } from '../../src/github/client.js';
+import type { GitHubLimits } from '../../src/github/client-state.js';
+import { createGitHub } from '../../src/github/create.js';
 import { createKube } from '../../src/kube/client.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { readSettings } from '../../src/settings/settings.js';
@@ -23,12 +24,18 @@ import { FAST } from '../helpers/harness.js';
 const LABEL = 'preview.example.com/pr';
 const PULLS = '/repos/acme/shop/pulls';
 const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toISOString();
-const closed = (h: number, merged = false): object => ({
+const closed = (n: number, h: number, merged = false): object => ({
+  number: n,
   state: 'closed',
   closed_at: hoursAgo(h),
   merged_at: merged ? hoursAgo(h) : null,
-  html_url: `https://ghe.example.com/acme/shop/pull/x`,
+  html_url: `https://ghe.example.com/acme/shop/pull/${n}`,
 });
+/** The path a nock reply function is asked for (nock 15 hands it the Request, not the path). */
+const pathOf = (req: unknown): string =>
+  typeof req === 'string' ? req : new URL((req as Request).url).pathname;
+/** The pull request number a REST request asks for. */
+const numberIn = (req: unknown): number => Number(pathOf(req).split('/').pop());
 
 /** PR 1 open; 2 merged 3h ago (two namespaces, and a protected one); 3 closed 10 min ago; 4 and 5 unknown
  * to GitHub (404) with an old and a new namespace; 7 open but GitHub errors; 8 forbidden; one bad label. */
@@ -61,11 +68,11 @@ function answerGitHub(): nock.Scope {
   refuseGraphql();
   return github()
     .get(`${PULLS}/1`)
-    .reply(200, { state: 'open' })
+    .reply(200, { number: 1, state: 'open' })
     .get(`${PULLS}/2`)
-    .reply(200, closed(3, true))
+    .reply(200, closed(2, 3, true))
     .get(`${PULLS}/3`)
-    .reply(200, closed(10 / 60))
+    .reply(200, closed(3, 10 / 60))
     .get(`${PULLS}/4`)
     .reply(404, { message: 'Not Found' })
     .get(`${PULLS}/5`)
@@ -165,7 +172,8 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
       '### Sweep plan (nothing deleted): 3 would go, 6 kept, 1 protected, 1 with a label that is not a PR number',
     );
     expect(summary).toMatch(
-      /\| pr-2 \| 🗑️ would go \| \[#2\]\(https:\/\/ghe.example.com\/acme\/shop\/pull\/x\) merged \| PR &#35;2 merged 3h 00m ago \| 5h 00m \|/,
+      // GitHub's html_url names another pull request (…/pull/x): the link is made from the server and the number.
+      /\| pr-2 \| 🗑️ would go \| \[#2\]\(https:\/\/ghe.example.com\/acme\/shop\/pull\/2\) merged \| PR &#35;2 merged 3h 00m ago \| 5h 00m \|/,
     );
     expect(summary).toMatch(
       /\| pr-4 \| 🗑️ would go \| \[#4\]\(https:\/\/ghe.example.com\/acme\/shop\/pull\/4\) not found \| PR &#35;4 does not exist/,
@@ -209,7 +217,8 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
     const scope = github()
       .get(/\/repos\/acme\/shop\/pulls\/\d+/)
       .times(100)
-      .reply((uri: string) => {
+      .reply((req: unknown) => {
+        const uri = pathOf(req);
         if (uri.endsWith('/1') || uri.endsWith('/7')) return [500, 'oops'];
         if (uri.endsWith('/8'))
           return [
@@ -217,7 +226,7 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
             { message: 'API rate limit exceeded' },
             { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '9999999999' },
           ];
-        return [200, closed(48)];
+        return [200, closed(numberIn(req), 48)];
       });
     const { report } = await sweep({ sweep: 'on', 'sweep-max-age': '1h', selector: 'team=shop' });
     scope.persist(false);
@@ -250,7 +259,7 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
     github()
       .get(/\/repos\/acme\/shop\/pulls\/\d+/)
       .times(300)
-      .reply(() => (asked++, [200, closed(48)]));
+      .reply((req: unknown) => (asked++, [200, closed(numberIn(req), 48)]));
     const { report, sent } = await sweep({ sweep: 'plan' }, { maxRequests: 250 });
     expect(asked).toBe(249);
     expect(sent).toBe(250);
@@ -266,20 +275,21 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
       .reply(
         200,
         fromBody((body) => {
-          const node = (state: string, h?: number): object => ({
+          const node = (n: number, state: string, h?: number): object => ({
+            number: n,
             state,
             closedAt: h === undefined ? null : hoursAgo(h),
             mergedAt: state === 'MERGED' ? hoursAgo(h!) : null,
-            url: 'https://ghe.example.com/acme/shop/pull/x',
+            url: `https://ghe.example.com/acme/shop/pull/${n}`,
           });
           const nodes: Record<number, object | null> = {
-            1: node('OPEN'),
-            2: node('MERGED', 3),
-            3: node('CLOSED', 10 / 60),
+            1: node(1, 'OPEN'),
+            2: node(2, 'MERGED', 3),
+            3: node(3, 'CLOSED', 10 / 60),
             4: null,
             5: null,
             7: null,
-            8: node('OPEN'),
+            8: node(8, 'OPEN'),
           };
           const repository = Object.fromEntries(askedNumbers(body).map((n) => [`pr${n}`, nodes[n] ?? null]));
           const missing = (n: number): object => ({

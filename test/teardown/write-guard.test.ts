@@ -1,0 +1,178 @@
+import { UnverifiedWrite, type Kube } from '../../src/kube/port.js';
+import type { NamespaceState } from '../../src/model/cluster.js';
+import { guardWrites } from '../../src/teardown/write-guard.js';
+
+const UID = 'uid-pr-1';
+const KIALIS = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
+
+const ns = (over: Partial<NamespaceState> = {}): NamespaceState => ({
+  name: 'pr-1',
+  uid: UID,
+  resourceVersion: '7',
+  phase: 'Active',
+  labels: {},
+  metadataFinalizers: [],
+  specFinalizers: ['kubernetes'],
+  conditions: [],
+  ...over,
+});
+const terminating = ns({ phase: 'Terminating', deletionTimestamp: '2026-11-22T12:00:00Z' });
+
+/** A Kube whose GETs of `pr-1` answer `answers` in turn; every call is recorded by name. */
+function recording(answers: (NamespaceState | undefined)[]): { kube: Kube; calls: string[] } {
+  const calls: string[] = [];
+  const kube = new Proxy({} as Kube, {
+    get: (_, name: string) => async () => {
+      calls.push(name);
+      return name === 'getNamespace' ? answers.shift() : 'ok';
+    },
+  });
+  return { kube, calls };
+}
+
+type Write = (k: Kube) => Promise<unknown>;
+const W: Record<string, Write> = {
+  'DELETE namespace': (k) => k.deleteNamespace('pr-1', { uid: UID }),
+  'DELETE custom resource': (k) => k.deleteObject(KIALIS, 'pr-1', 'kiali', { uid: 'obj' }),
+  'PATCH object finalizers': (k) =>
+    k.patchFinalizers(KIALIS, 'pr-1', 'kiali', { uid: 'obj', resourceVersion: '3' }, []),
+  'PATCH namespace finalizers': (k) =>
+    k.patchFinalizers(NAMESPACES, undefined, 'pr-1', { uid: UID, resourceVersion: '7' }, []),
+  'DELETE pod': (k) => k.deletePod('pr-1', 'web-0', 'pod'),
+  'PUT /finalize': (k) => k.finalizeNamespace('pr-1', { uid: UID, resourceVersion: '7' }, []),
+};
+
+const ROWS: {
+  name: string;
+  write: keyof typeof W | Write;
+  /** What the GETs of pr-1 made through the guard before the write answered. */
+  reads?: (NamespaceState | undefined)[];
+  targets?: NamespaceState[];
+  expect: 'sent' | RegExp;
+  because?: UnverifiedWrite['because'];
+}[] = [
+  { name: 'namespace DELETE with the UID read', write: 'DELETE namespace', expect: 'sent' },
+  {
+    name: 'namespace DELETE of a namespace that is not a target',
+    write: (k) => k.deleteNamespace('prod-db', { uid: 'x' }),
+    expect: /DELETE of namespaces prod-db not sent: namespace "prod-db" is not a target of this run/,
+  },
+  {
+    name: 'namespace DELETE without a UID precondition',
+    write: (k) => k.deleteNamespace('pr-1'),
+    expect: /not sent: the write carries no UID precondition/,
+  },
+  {
+    name: 'namespace DELETE under another UID',
+    write: (k) => k.deleteNamespace('pr-1', { uid: 'other' }),
+    expect: /its UID precondition other is not uid-pr-1, the UID read/,
+  },
+  {
+    name: 'namespace DELETE of a target listed without a UID',
+    write: (k) => k.deleteNamespace('pr-1', { uid: '' }),
+    targets: [ns({ uid: '' })],
+    expect: /namespace "pr-1" was read without a UID/,
+  },
+  {
+    name: 'namespace DELETE after a read showed another namespace under the name',
+    write: 'DELETE namespace',
+    reads: [ns({ uid: 'new' })],
+    expect: /namespace "pr-1" is now another one \(UID new, not uid-pr-1/,
+    because: 'recreated',
+  },
+  {
+    name: 'custom resource DELETE without a read of the namespace since the targets were read',
+    write: 'DELETE custom resource',
+    expect: /DELETE of kialis pr-1\/kiali not sent: namespace "pr-1" was not read again before it/,
+  },
+  {
+    name: 'custom resource DELETE after a read with the UID',
+    write: 'DELETE custom resource',
+    reads: [ns()],
+    expect: 'sent',
+  },
+  {
+    name: 'custom resource DELETE after a read found the namespace gone',
+    write: 'DELETE custom resource',
+    reads: [undefined],
+    expect: /namespace "pr-1" was read gone/,
+    because: 'gone',
+  },
+  {
+    name: 'a read with the old UID after one with a new UID: still recreated (a UID never comes back)',
+    write: 'DELETE custom resource',
+    reads: [ns({ uid: 'new' }), ns()],
+    expect: /is now another one/,
+    because: 'recreated',
+  },
+  {
+    name: 'an answer about another name verifies nothing',
+    write: 'DELETE custom resource',
+    reads: [ns({ name: 'other' })],
+    expect: /was not read again/,
+  },
+  ...(
+    ['PATCH object finalizers', 'PATCH namespace finalizers', 'DELETE pod', 'PUT /finalize'] as const
+  ).flatMap((write) => [
+    {
+      name: `${write} after a read that shows it Active`,
+      write,
+      reads: [ns()],
+      expect:
+        /was last read Active \(no deletionTimestamp\): nothing is forced in a namespace that is not being deleted/,
+    },
+    {
+      name: `${write} after a read that shows it Terminating`,
+      write,
+      reads: [terminating],
+      expect: 'sent' as const,
+    },
+    { name: `${write} without a read since the targets were read`, write, expect: /was not read again/ },
+  ]),
+  {
+    name: 'a forced write to the namespace under another UID',
+    write: (k) => k.finalizeNamespace('pr-1', { uid: 'other', resourceVersion: '7' }, []),
+    reads: [terminating],
+    expect: /PUT of namespaces\/finalize pr-1 not sent: its UID precondition other is not uid-pr-1/,
+  },
+  {
+    name: 'a cluster-scoped object other than the namespace',
+    write: (k) =>
+      k.patchFinalizers(CLUSTER_ROLES, undefined, 'admin', { uid: 'r', resourceVersion: '1' }, []),
+    reads: [terminating],
+    expect: /a cluster-scoped object is outside every target/,
+  },
+];
+
+describe('every write passes one guard', () => {
+  test.each(ROWS)('$name', async ({ write, reads = [], targets = [ns()], expect: expected, because }) => {
+    const { kube, calls } = recording([...reads]);
+    const guarded = guardWrites(kube, targets);
+    for (let i = 0; i < reads.length; i++) await guarded.getNamespace('pr-1');
+    const run = typeof write === 'string' ? W[write]! : write;
+    if (expected === 'sent') {
+      await run(guarded);
+      expect(calls).toHaveLength(reads.length + 1);
+      return;
+    }
+    const error = await run(guarded).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UnverifiedWrite);
+    expect((error as Error).message).toMatch(expected);
+    expect((error as UnverifiedWrite).because).toBe(because ?? 'unverified');
+    // Refused before it was sent: only the reads reached the cluster.
+    expect(calls).toEqual(reads.map(() => 'getNamespace'));
+  });
+
+  test('reads pass through', async () => {
+    const { kube, calls } = recording([]);
+    const guarded = guardWrites(kube, []);
+    await guarded.listNamespaces('a=b');
+    await guarded.getRaw('/version');
+    expect(calls).toEqual(['listNamespaces', 'getRaw']);
+  });
+});
