@@ -4,7 +4,7 @@ import {
   readyAddresses,
   toApiService,
   toBinding,
-  toCrd,
+  crdFromMeta,
   toLease,
   toNode,
   toPod,
@@ -42,8 +42,12 @@ export async function readBacking(
   return slices && { serviceExists: true, readyEndpoints: readyAddresses(slices.items) };
 }
 
-/** All APIServices; the backing Service and endpoints only for those not Available. */
-export async function readApiServices(reads: Reads): Promise<ApiServiceState[]> {
+/** All APIServices; the backing Service and endpoints only for those not Available (read once per run). */
+export function readApiServices(reads: Reads): Promise<ApiServiceState[]> {
+  return reads.shared('apiservices', readApiServicesNow);
+}
+
+async function readApiServicesNow(reads: Reads): Promise<ApiServiceState[]> {
   const raw = await reads.listRaw(READ_AREA.apiServices, PATHS.apiServices);
   const all = (raw ?? []).map(toApiService).sort((a, b) => compareText(a.name, b.name));
   return reads.map(all, async (a) => {
@@ -54,8 +58,12 @@ export async function readApiServices(reads: Reads): Promise<ApiServiceState[]> 
   });
 }
 
-/** Webhooks intercepting DELETE; backing looked up for failurePolicy Fail ones served in-cluster. */
-export async function readWebhooks(reads: Reads): Promise<WebhookState[]> {
+/** Webhooks intercepting DELETE; backing looked up for failurePolicy Fail ones served in-cluster (once per run). */
+export function readWebhooks(reads: Reads): Promise<WebhookState[]> {
+  return reads.shared('webhooks', readWebhooksNow);
+}
+
+async function readWebhooksNow(reads: Reads): Promise<WebhookState[]> {
   const kinds = Object.keys(PATHS.webhookConfigs) as WebhookState['kind'][];
   const lists = await reads.map(kinds, async (kind) => {
     const raw = await reads.listRaw(`${READ_AREA.webhooks} ${kind}`, PATHS.webhookConfigs[kind]);
@@ -91,17 +99,26 @@ export async function readNodes(reads: Reads, pods: readonly PodState[]): Promis
   return nodes.flatMap((n) => (n ? [n] : []));
 }
 
-/** The CRDs with the given names (`plural.group`); a missing CRD is simply absent from the result. */
+/**
+ * The CRDs with the given names (`plural.group`), from one metadata-only list of every CRD (once per run): enough to
+ * tie a type to the Helm release that installed it and to see the type itself being deleted. A missing CRD is absent.
+ */
 export async function readCrds(reads: Reads, names: readonly string[]): Promise<CrdState[]> {
-  const crds = await reads.map([...names].sort(), async (name) => {
-    const body = await reads.call(`${READ_AREA.crds} ${name}`, (r) => r.getRaw(PATHS.crd(name)));
-    return body === undefined ? undefined : toCrd(body);
-  });
-  return crds.flatMap((c) => (c ? [c] : []));
+  if (names.length === 0) return [];
+  const all = await reads.shared('crds', (r) => r.listClusterMetadata(READ_AREA.crds, PATHS.crds));
+  const wanted = new Set(names);
+  return (all ?? [])
+    .filter((m) => wanted.has(m.name))
+    .map(crdFromMeta)
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
-/** Deployments, StatefulSets and DaemonSets in all namespaces; a kind the server does not serve lists nothing. */
-export async function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
+/** Deployments, StatefulSets and DaemonSets in all namespaces (once per run); a kind not served lists nothing. */
+export function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
+  return reads.shared('workloads', readWorkloadsNow);
+}
+
+async function readWorkloadsNow(reads: Reads): Promise<WorkloadState[]> {
   const kinds = Object.keys(PATHS.workloads) as (keyof typeof PATHS.workloads)[];
   const lists = await reads.map(kinds, async (kind) => {
     const raw = await reads.listRaw(`${READ_AREA.workloads} ${kind}`, PATHS.workloads[kind], true);
@@ -115,17 +132,24 @@ export async function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
  * with the Roles they name (a RoleBinding elsewhere grants nothing here).
  */
 export async function readRbac(reads: Reads, namespace: string): Promise<Snapshot['rbac']> {
-  const list = async (what: string, path: string): Promise<unknown[]> =>
-    (await reads.listRaw(`${READ_AREA.rbac} ${what}`, path)) ?? [];
-  const [clusterRoles, clusterBindings, roleBindings] = await Promise.all([
-    list('ClusterRole', PATHS.clusterRoles),
-    list('ClusterRoleBinding', PATHS.clusterRoleBindings),
-    list('RoleBinding', PATHS.roleBindings(namespace)),
+  const list = async (r: Reads, what: string, path: string): Promise<unknown[]> =>
+    (await r.listRaw(`${READ_AREA.rbac} ${what}`, path)) ?? [];
+  // The cluster-wide half is the same for every namespace: read once per run.
+  const cluster = reads.shared('rbac', async (r) => {
+    const [roles, bindings] = await Promise.all([
+      list(r, 'ClusterRole', PATHS.clusterRoles),
+      list(r, 'ClusterRoleBinding', PATHS.clusterRoleBindings),
+    ]);
+    return {
+      roles: roles.map((o) => toRole(o, 'ClusterRole')),
+      bindings: bindings.map((o) => toBinding(o, 'ClusterRoleBinding')),
+    };
+  });
+  const [clusterWide, roleBindings] = await Promise.all([
+    cluster,
+    list(reads, 'RoleBinding', PATHS.roleBindings(namespace)),
   ]);
-  const bindings = [
-    ...clusterBindings.map((o) => toBinding(o, 'ClusterRoleBinding')),
-    ...roleBindings.map((o) => toBinding(o, 'RoleBinding')),
-  ];
+  const bindings = [...clusterWide.bindings, ...roleBindings.map((o) => toBinding(o, 'RoleBinding'))];
   const named = [...new Set(bindings.filter((b) => b.role.kind === 'Role').map((b) => b.role.name))].sort();
   const roles = await reads.map(named, async (name) => {
     const body = await reads.call(`${READ_AREA.rbac} Role ${name}`, (r) =>
@@ -133,10 +157,12 @@ export async function readRbac(reads: Reads, namespace: string): Promise<Snapsho
     );
     return body === undefined ? [] : [toRole(body, 'Role')];
   });
-  return { roles: [...clusterRoles.map((o) => toRole(o, 'ClusterRole')), ...roles.flat()], bindings };
+  return { roles: [...clusterWide.roles, ...roles.flat()], bindings };
 }
 
-/** Leader-election Leases in all namespaces; a server without coordination.k8s.io lists nothing. */
-export async function readLeases(reads: Reads): Promise<LeaseState[]> {
-  return ((await reads.listRaw(READ_AREA.leases, PATHS.leases, true)) ?? []).map(toLease);
+/** Leader-election Leases in all namespaces (once per run); a server without coordination.k8s.io lists nothing. */
+export function readLeases(reads: Reads): Promise<LeaseState[]> {
+  return reads.shared('leases', async (r) =>
+    ((await r.listRaw(READ_AREA.leases, PATHS.leases, true)) ?? []).map(toLease),
+  );
 }

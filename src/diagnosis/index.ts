@@ -25,8 +25,9 @@ const CULPRIT_RANK: Record<RuleId, number> = {
   'namespace-metadata-finalizers': 6,
   'spec-finalizers': 7,
   'object-finalizers': 8,
-  'still-progressing': 9,
-  'controller-conditions': 10,
+  'will-recreate': 9,
+  'still-progressing': 10,
+  'controller-conditions': 11,
 };
 
 /**

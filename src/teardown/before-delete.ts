@@ -4,6 +4,7 @@
  */
 import { diagnose, takeSnapshot } from '../diagnosis/index.js';
 import type { Snapshot } from '../diagnosis/types.js';
+import type { SharedReads } from '../diagnosis/reads.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { Settings } from '../settings/settings.js';
@@ -28,6 +29,8 @@ interface Deps {
   logger: Logger;
   clock: Clock;
   signal?: AbortSignal;
+  /** The run's cluster-wide reads, shared by every pre-mortem while fresh. */
+  shared?: SharedReads;
 }
 
 /** Pre-mortems in flight at once: each is a full metadata scan of one namespace. */
@@ -103,6 +106,7 @@ export class BeforeDelete {
         scan: 'full',
         webhooks: true,
         clock: () => clock.now(),
+        ...(this.deps.shared ? { shared: this.deps.shared } : {}),
       });
       const predictions = predict(snapshot, diagnose(snapshot), {
         order: this.settings.teardownOrder,

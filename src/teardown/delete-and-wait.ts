@@ -18,6 +18,7 @@ import { mapPool } from '../shared/pool.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
+import { checkOwners } from './owners.js';
 
 /** The action's log says what is still Terminating at least this often while it waits. */
 export const MAX_PROGRESS_MS = 30_000;
@@ -197,7 +198,9 @@ async function waitAndInspect(
   stop.abort();
   await inspecting;
   const cancelled = ctx.deps.signal?.aborted === true;
-  if (inspector && !cancelled && record.goneAt === undefined && record.last.deletionTimestamp) {
+  // A DELETE this run sent was accepted: it is deleting even when the wait ended before it saw the change.
+  const deleting = record.last.deletionTimestamp !== undefined || requestedMs !== undefined;
+  if (inspector && !cancelled && record.goneAt === undefined && deleting) {
     await finishInspection(ctx, inspector, record);
   }
   // One last read decides: a new namespace may hold the name (report it, never touch it), and when the watch was
@@ -303,7 +306,7 @@ export async function deleteAndWait(
   const toDelete = settings.delete
     ? resolved.targets.filter((t) => t.state && !t.state.deletionTimestamp && !t.refused && !t.error).length
     : 0;
-  const before = new BeforeDelete(settings, deps, deadline, toDelete);
+  const before = new BeforeDelete(settings, { ...deps, shared: deps.inspect?.shared }, deadline, toDelete);
   const feed = feedFor(resolved.targets, deps);
   const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
   progress.begin(resolved.targets.length);
@@ -315,6 +318,8 @@ export async function deleteAndWait(
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
     if (ctx.feed && !deps.signal?.aborted) await markRecreated(kube, targets, logger);
+    if (deps.inspect && !deps.signal?.aborted)
+      await checkOwners({ kube, clock, logger, shared: deps.inspect.shared }, targets);
     return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();

@@ -52,8 +52,7 @@ function leaked(ns: string, uid = `uid-${ns}`): Finding[] {
       id: 'finalizer-owner-gone',
       severity: 'error',
       cause: 'finalizer:kiali.io/finalizer|kialis.kiali.io|absent',
-      summary:
-        'kiali.io/finalizer on kialis.kiali.io/kiali: no controller for it runs in the cluster (leaked: its owner is gone)',
+      summary: 'kiali.io/finalizer on kialis.kiali.io/kiali: leaked: no live actor can release it',
       evidence: [
         { object: 'kialis.kiali.io/kiali', field: 'metadata.finalizers', value: 'kiali.io/finalizer' },
       ],

@@ -13,6 +13,7 @@ export const RULE_IDS = [
   'finalizer-owner-gone',
   'namespace-metadata-finalizers',
   'spec-finalizers',
+  'will-recreate',
   'still-progressing',
 ] as const;
 

@@ -10,6 +10,7 @@ import { objectFinalizers } from './object-finalizers.js';
 import { podsNotTerminating } from './pods-not-terminating.js';
 import { specFinalizers } from './spec-finalizers.js';
 import { stillProgressing } from './still-progressing.js';
+import { willRecreateRule } from './will-recreate.js';
 
 export { RULE_IDS, type Help, type Rule, type RuleId };
 
@@ -25,6 +26,7 @@ const RULES: Record<RuleId, Rule> = {
   'finalizer-owner-gone': finalizerOwnerGone,
   'namespace-metadata-finalizers': namespaceMetadataFinalizers,
   'spec-finalizers': specFinalizers,
+  'will-recreate': willRecreateRule,
   'still-progressing': stillProgressing,
 };
 
@@ -85,6 +87,11 @@ export const RULE_HELP: Record<RuleId, Help> = {
     title: 'Foreign spec finalizers',
     explanation:
       'Entries other than `kubernetes` in spec.finalizers: another namespace lifecycle controller has to finish; they can only be removed through /finalize.',
+  },
+  'will-recreate': {
+    title: 'Recreated by its owner',
+    explanation:
+      'A GitOps owner (Flux Kustomization or HelmRelease, Argo CD Application or ApplicationSet) that applies the namespace itself — its inventory holds the Namespace, it creates its destination, or the namespace carries its tracking label — and whose controller is alive applies it again once it is gone: the owner must go first, or be suspended.',
   },
   'still-progressing': {
     title: 'Still progressing',

@@ -1,0 +1,54 @@
+/** What the actor model reads from the cluster, once per run where it is cluster-wide; read-only, failures recorded. */
+import { PATHS, READ_AREA } from '../paths.js';
+import { toLease } from '../raw.js';
+import type { Reads } from '../reads.js';
+import type { ControlPlaneState, GitOpsOwner } from '../types.js';
+import { toApplication, toApplicationSet, toComponentPod, toHelmRelease, toKustomization } from './raw.js';
+
+const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'];
+
+/**
+ * Kubernetes' own controllers: the Leases in kube-system, and — only when a component has no Lease there (leader
+ * election off, a managed control plane) — the pods labelled with its component name.
+ */
+export function readControlPlane(reads: Reads): Promise<ControlPlaneState> {
+  return reads.shared('control-plane', async (r) => {
+    const raw = await r.listRaw(READ_AREA.controlPlane, PATHS.kubeSystemLeases, true);
+    const leases = (raw ?? []).map(toLease);
+    if (COMPONENTS.every((c) => leases.some((l) => l.name === c))) return { leases };
+    const pods = await r.listRaw(`${READ_AREA.controlPlane} pods`, PATHS.componentPods, true);
+    return { leases, ...(pods ? { pods: pods.map(toComponentPod) } : {}) };
+  });
+}
+
+/** The GitOps owner types this run looks for, with how each is read. */
+const GITOPS: { group: string; resource: string; parse: (o: unknown) => GitOpsOwner }[] = [
+  { group: 'kustomize.toolkit.fluxcd.io', resource: 'kustomizations', parse: toKustomization },
+  { group: 'helm.toolkit.fluxcd.io', resource: 'helmreleases', parse: toHelmRelease },
+  { group: 'argoproj.io', resource: 'applications', parse: toApplication },
+  { group: 'argoproj.io', resource: 'applicationsets', parse: toApplicationSet },
+];
+
+/**
+ * Every GitOps owner object of the cluster (Flux Kustomizations and HelmReleases, Argo CD Applications and
+ * ApplicationSets), once per run: discovery of their groups alone, then one list of each type the server serves.
+ */
+export function readGitOps(reads: Reads): Promise<GitOpsOwner[]> {
+  return reads.shared('gitops', async (r) => {
+    const groups = [...new Set(GITOPS.map((g) => g.group))];
+    const found = await r.call(`${READ_AREA.gitops} discovery`, (k) => k.discover({ core: false, groups }));
+    if (!found) return [];
+    for (const f of found.failed.filter((x) => groups.some((g) => x.groupVersion.startsWith(`${g}/`))))
+      r.errors.push({ what: `${READ_AREA.gitops} discovery ${f.groupVersion}`, error: f.error });
+    const served = GITOPS.flatMap((g) => {
+      const res = found.resources.find((x) => x.group === g.group && x.resource === g.resource);
+      return res?.verbs.includes('list') ? [{ ...g, version: res.version }] : [];
+    });
+    const lists = await r.map(served, async (g) => {
+      const path = `/apis/${g.group}/${g.version}/${g.resource}`;
+      const items = await r.listRaw(`${READ_AREA.gitops} ${g.resource}.${g.group}`, path, true);
+      return (items ?? []).map(g.parse);
+    });
+    return lists.flat();
+  });
+}
