@@ -12,9 +12,11 @@ import {
   toWebhooks,
   toWorkload,
 } from './raw.js';
+import type { KubeReader } from '../kube/port.js';
 import type { Reads } from './reads.js';
 import type {
   ApiServiceState,
+  BindingState,
   CrdState,
   LeaseState,
   NodeState,
@@ -165,4 +167,17 @@ export function readLeases(reads: Reads): Promise<LeaseState[]> {
   return reads.shared('leases', async (r) =>
     ((await r.listRaw(READ_AREA.leases, PATHS.leases, true)) ?? []).map(toLease),
   );
+}
+
+/** The RoleBindings of one namespace, read once through the port; undefined when they cannot be read. */
+export async function readRoleBindings(
+  reader: KubeReader,
+  namespace: string,
+): Promise<BindingState[] | undefined> {
+  try {
+    const page = await reader.listRaw(PATHS.roleBindings(namespace), { limit: 500 });
+    return page.items.map((o) => toBinding(o, 'RoleBinding'));
+  } catch {
+    return undefined;
+  }
 }

@@ -18,16 +18,17 @@ const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 
 const CULPRIT_RANK: Record<RuleId, number> = {
   'apiservice-unavailable': 0,
   'admission-denied': 1,
-  'conversion-failed': 2,
-  'content-delete-refused': 3,
-  'pods-not-terminating': 4,
-  'finalizer-owner-gone': 5,
-  'namespace-metadata-finalizers': 6,
-  'spec-finalizers': 7,
-  'object-finalizers': 8,
-  'will-recreate': 9,
-  'still-progressing': 10,
-  'controller-conditions': 11,
+  'policy-cannot-evaluate': 2,
+  'conversion-failed': 3,
+  'content-delete-refused': 4,
+  'pods-not-terminating': 5,
+  'finalizer-owner-gone': 6,
+  'namespace-metadata-finalizers': 7,
+  'spec-finalizers': 8,
+  'object-finalizers': 9,
+  'will-recreate': 10,
+  'still-progressing': 11,
+  'controller-conditions': 12,
 };
 
 /**

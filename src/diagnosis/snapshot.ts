@@ -12,13 +12,14 @@ import {
   readWorkloads,
 } from './cluster-reads.js';
 import { parseConditions } from './conditions.js';
-import { readControlPlane } from './actors/reads.js';
+import { readControlPlane, readPolicyBindings } from './actors/reads.js';
+import { undecided } from './rules/policy-cannot-evaluate.js';
 import { readConversions } from './conversion-reads.js';
 import { isBuiltInFinalizer } from './finalizers.js';
 import { Reads, type SharedReads } from './reads.js';
 import { scan } from './scan.js';
 import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
-import type { EarlierSight, Snapshot } from './types.js';
+import type { EarlierSight, PolicyBindingState, Snapshot } from './types.js';
 import type { Leftover, ParsedConditions } from '../model/findings.js';
 
 /** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
@@ -83,6 +84,7 @@ export async function takeSnapshot(
       owners,
       builtInHeld(ns, leftovers) ? readControlPlane(reads) : undefined,
     ]);
+  const policyBindings = await bindingsOf(reads, ns.name, parsed, discovery);
   return {
     takenAt,
     namespace: ns,
@@ -97,6 +99,7 @@ export async function takeSnapshot(
     rbac,
     leases,
     ...(controlPlane ? { controlPlane } : {}),
+    ...(policyBindings.length ? { policyBindings } : {}),
     conversions: converted.conversions,
     ...(opts.earlier ? { earlier: opts.earlier } : {}),
     readErrors: [...reads.errors].sort(
@@ -159,6 +162,20 @@ function customFinalizersNamed(ns: NamespaceState, parsed: ParsedConditions): bo
     ...(parsed.finalizersRemaining?.counts.map((c) => c.finalizer) ?? []),
   ];
   return named.some((f) => !isBuiltInFinalizer(f));
+}
+
+/** The bindings of policies that refused the deletes without deciding: what each lacks. */
+function bindingsOf(
+  reads: Reads,
+  namespace: string,
+  parsed: ParsedConditions,
+  discovery: Discovery,
+): Promise<PolicyBindingState[]> {
+  const named = new Map<string, { binding: string; policy: string }>();
+  for (const { d } of undecided(parsed))
+    if (d.binding) named.set(d.binding, { binding: d.binding, policy: d.policy ?? '' });
+  if (named.size === 0) return Promise.resolve([]);
+  return readPolicyBindings(reads, [...named.values()], namespace, discovery.resources);
 }
 
 /** Kubernetes' own controllers are read only when a finalizer they remove is held. */

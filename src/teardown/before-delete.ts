@@ -3,7 +3,8 @@
  * `teardown-order: custom-resources-first`, the custom-resources phase. Run only for targets this run deletes.
  */
 import { diagnose, takeSnapshot } from '../diagnosis/index.js';
-import type { Snapshot } from '../diagnosis/types.js';
+import type { BindingState, Snapshot } from '../diagnosis/types.js';
+import { readRoleBindings } from '../diagnosis/cluster-reads.js';
 import type { SharedReads } from '../diagnosis/reads.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
@@ -22,6 +23,8 @@ import { settle } from './settle.js';
 export interface Early {
   preMortem?: PreMortem;
   customResources?: CustomResourcesPhase;
+  /** The target's RoleBindings as read before its DELETE: where this run's rights may come from. */
+  roleBindings?: BindingState[];
 }
 
 interface Deps {
@@ -75,6 +78,7 @@ export class BeforeDelete {
     try {
       const { preMortem, snapshot } = await this.preMortem(state);
       early.preMortem = preMortem;
+      early.roleBindings = await this.roleBindings(state, snapshot);
       if (this.settings.teardownOrder === 'custom-resources-first' && !this.deps.signal?.aborted) {
         early.customResources = await this.phase(state, snapshot);
       }
@@ -118,6 +122,13 @@ export class BeforeDelete {
     } finally {
       this.slots.release();
     }
+  }
+
+  /** The target's RoleBindings: from the pre-mortem when it read them, else one list (undefined when refused). */
+  private async roleBindings(state: NamespaceState, snapshot: Snapshot): Promise<BindingState[] | undefined> {
+    const read = snapshot.rbac.bindings.filter((b) => b.kind === 'RoleBinding');
+    if (read.length > 0) return read;
+    return readRoleBindings(this.deps.kube, state.name);
   }
 
   private async phase(state: NamespaceState, snapshot: Snapshot): Promise<CustomResourcesPhase> {

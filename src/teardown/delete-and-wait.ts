@@ -1,5 +1,7 @@
 /** The story per namespace: resolve → delete → wait (diagnose, force) → outcome, all targets at once. */
-import type { Kube } from '../kube/port.js';
+import { describeError } from '../diagnosis/reads.js';
+import { KubeError, type Kube } from '../kube/port.js';
+import { lostSightNote } from '../diagnosis/actors/index.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
 import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
@@ -55,8 +57,12 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  */
 async function reread(kube: Kube, record: WaitRecord, now: () => number): Promise<void> {
   const name = record.last.name;
-  const state = await kube.getNamespace(name).catch(() => 'failed' as const);
+  const state = await kube.getNamespace(name).catch((error: unknown) => {
+    if (error instanceof KubeError && error.code === 403) record.forbidden = describeError(error);
+    return 'failed' as const;
+  });
   if (state === 'failed') return;
+  delete record.forbidden;
   if (state === undefined) {
     record.goneAt ??= now();
     return;
@@ -176,6 +182,7 @@ async function waitAndInspect(
   ctx: RunCtx,
   state: NamespaceState,
   requestedMs: number | undefined,
+  bindings?: Early['roleBindings'],
 ): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
   const since = Math.min(terminatingSince(state, requestedMs) ?? clock.now(), clock.now());
@@ -213,7 +220,19 @@ async function waitAndInspect(
   const report = reportFromWait(record, requestedMs, clock.now());
   if (cancelled && report.outcome === 'stuck') report.note = 'the run was cancelled while it was Terminating';
   if (inspector) applyInspection(report, inspector.result);
+  if (report.outcome === 'stuck' && record.forbidden) lostSight(report, record.forbidden, bindings);
   return report;
+}
+
+/**
+ * Reads of the namespace became forbidden after its DELETE: the run lost the right to look (its rights came from a
+ * RoleBinding the deletion removed). `error`, never `stuck`; findings from forbidden reads say nothing, and go.
+ */
+function lostSight(report: TargetReport, error: string, bindings: Early['roleBindings']): void {
+  report.outcome = 'error';
+  report.note = lostSightNote(report.name, error, bindings);
+  report.findings = [];
+  delete report.terminatingForMs;
 }
 
 /** At the timeout: force if that was still due, observe the result, and diagnose what is left. */
@@ -280,7 +299,7 @@ async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
     }
     state = requested.state;
   }
-  const report = await waitAndInspect(ctx, state, requestedMs);
+  const report = await waitAndInspect(ctx, state, requestedMs, early.roleBindings);
   ctx.before.finish(report, early);
   const took = report.durationMs !== undefined ? ` after ${formatDuration(report.durationMs)}` : '';
   logger.info(`${t.name}: ${report.outcome}${took}`);

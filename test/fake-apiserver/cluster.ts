@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { DenyRule } from './admission.js';
+import { CLIENT_USER, type DenyRule } from './admission.js';
 import type { PolicyDenial, WebhookDenial } from './denials.js';
 import { apiServiceObject, reconcileApiServices } from './apiservices.js';
 import { Background } from './background.js';
@@ -328,6 +328,28 @@ export class FakeCluster {
   /** Stop renewing kube-controller-manager's Lease (it goes stale) while the controllers keep running. */
   stopControllerManagerLease(): void {
     this.lease?.stop();
+  }
+
+  /**
+   * The client's only rights come from RoleBinding `binding` inside `namespace` (a CI identity given `admin` there):
+   * every request outside that namespace is refused, and requests in it (the namespace's own GET included) are
+   * allowed only while the RoleBinding exists — the namespace controller deletes it with the rest of the content.
+   */
+  rightsFromRoleBinding(namespace: string, binding = 'ci-admin'): void {
+    const [, , saNamespace = 'ci', saName = 'namespace-teardown'] = CLIENT_USER.split(':');
+    this.addObject(
+      { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' },
+      {
+        namespace,
+        name: binding,
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
+        subjects: [{ kind: 'ServiceAccount', name: saName, namespace: saNamespace }],
+      },
+    );
+    const gone = (): boolean =>
+      !this.core.store.get('rolebindings.rbac.authorization.k8s.io', namespace, binding);
+    this.core.denyRules.push({ verb: '*', resource: '*', outside: namespace });
+    this.core.denyRules.push({ verb: '*', resource: '*', namespace, when: gone });
   }
 
   /** Deny one permission to the client user (403 with the RBAC message). */

@@ -3,3 +3,4 @@ export type { Actor, Actors, ActorRole, Liveness, LiveState, Reach } from './typ
 export { builtInActor, componentLiveness, type Component } from './control-plane.js';
 export { describeWorkload, heldBy, releasers, workloadLiveness, type Holders } from './workloads.js';
 export { releaseVerdict, type ReleaseVerdict } from './verdict.js';
+export { forbiddenUser, lostSightNote } from './identity.js';

@@ -1,5 +1,5 @@
 /** Raw API objects the actor model reads, turned into its small states; tolerant of missing fields. Pure. */
-import type { ComponentPod, GitOpsOwner } from '../types.js';
+import type { ComponentPod, GitOpsOwner, PolicyBindingState } from '../types.js';
 
 type Json = Record<string, unknown>;
 
@@ -151,5 +151,27 @@ export function toApplicationSet(o: unknown): GitOpsOwner {
     ...ownerBase(o, 'ApplicationSet', 'argoproj.io', 'applicationsets'),
     targets: literal ? [{ namespace: literal, field: 'spec.template.spec.destination.namespace' }] : [],
     createsNamespace: literal && createOption ? [literal] : [],
+  };
+}
+
+/** A ValidatingAdmissionPolicyBinding's paramRef and its policy's paramKind (`v1 ConfigMap`). */
+export function toPolicyBinding(binding: string, policy: string, b: unknown, p: unknown): PolicyBindingState {
+  const ref = obj(obj(obj(b).spec).paramRef);
+  const kind = obj(obj(obj(p).spec).paramKind);
+  const selector = obj(ref.selector);
+  const labels = Object.entries(obj(selector.matchLabels)).map(([k, v]) => `${k}=${String(v)}`);
+  const paramRef = {
+    ...(str(ref.name) ? { name: str(ref.name) } : {}),
+    ...(str(ref.namespace) ? { namespace: str(ref.namespace) } : {}),
+    ...(labels.length ? { selector: labels.join(',') } : {}),
+    ...(str(ref.parameterNotFoundAction)
+      ? { parameterNotFoundAction: str(ref.parameterNotFoundAction) }
+      : {}),
+  };
+  return {
+    binding,
+    policy: str(obj(obj(b).spec).policyName) ?? policy,
+    ...(Object.keys(paramRef).length ? { paramRef } : {}),
+    ...(str(kind.kind) ? { paramKind: `${str(kind.apiVersion) ?? 'v1'} ${str(kind.kind)!}` } : {}),
   };
 }

@@ -2,8 +2,16 @@
 import { PATHS, READ_AREA } from '../paths.js';
 import { toLease } from '../raw.js';
 import type { Reads } from '../reads.js';
-import type { ControlPlaneState, GitOpsOwner } from '../types.js';
-import { toApplication, toApplicationSet, toComponentPod, toHelmRelease, toKustomization } from './raw.js';
+import type { ApiResource } from '../../model/cluster.js';
+import type { ControlPlaneState, GitOpsOwner, PolicyBindingState } from '../types.js';
+import {
+  toApplication,
+  toApplicationSet,
+  toComponentPod,
+  toHelmRelease,
+  toKustomization,
+  toPolicyBinding,
+} from './raw.js';
 
 const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'];
 
@@ -51,4 +59,54 @@ export function readGitOps(reads: Reads): Promise<GitOpsOwner[]> {
     });
     return lists.flat();
   });
+}
+
+/** Core kinds a policy parameter usually is, and their resource: others are found through discovery. */
+const PARAM_RESOURCES: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets' };
+
+/**
+ * The ValidatingAdmissionPolicyBindings named by denials the policy could not evaluate: the binding's paramRef, the
+ * policy's paramKind, and whether the parameter object it names exists (a name looked up where the binding says, or
+ * — without a namespace — in the namespace of the object being deleted, as the API server does).
+ */
+export async function readPolicyBindings(
+  reads: Reads,
+  named: readonly { binding: string; policy: string }[],
+  namespace: string,
+  resources: readonly ApiResource[],
+): Promise<PolicyBindingState[]> {
+  return reads.map(named, async ({ binding, policy }): Promise<PolicyBindingState> => {
+    const what = `${READ_AREA.policies} ${binding}`;
+    const [b, p] = await Promise.all([
+      reads.call(what, (r) => r.getRaw(PATHS.policyBinding(binding))),
+      reads.call(`${READ_AREA.policies} ${policy}`, (r) => r.getRaw(PATHS.policy(policy))),
+    ]);
+    const unread = reads.errors.find((e) => e.what === what)?.error;
+    if (b === undefined) return { binding, policy, unread: unread ?? 'the binding was not found' };
+    const state = toPolicyBinding(binding, policy, b, p);
+    const paramPath = pathOfParam(state, namespace, resources);
+    if (!paramPath) return state;
+    const found = await reads.call(`${what} parameter`, async (r) => ({ body: await r.getRaw(paramPath) }));
+    return found ? { ...state, paramFound: found.body !== undefined } : state;
+  });
+}
+
+function pathOfParam(
+  s: PolicyBindingState,
+  namespace: string,
+  resources: readonly ApiResource[],
+): string | undefined {
+  const name = s.paramRef?.name;
+  const [apiVersion = '', kind = ''] = (s.paramKind ?? '').split(' ');
+  if (!name || !kind) return undefined;
+  const ns = s.paramRef?.namespace || namespace;
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  const resource =
+    (group === '' ? PARAM_RESOURCES[kind] : undefined) ??
+    resources.find((r) => r.group === group && r.kind === kind)?.resource;
+  if (!resource) return undefined;
+  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+  return `${base}/namespaces/${encodeURIComponent(ns)}/${resource}/${encodeURIComponent(name)}`;
 }

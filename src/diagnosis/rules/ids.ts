@@ -6,6 +6,7 @@ export const RULE_IDS = [
   'controller-conditions',
   'apiservice-unavailable',
   'admission-denied',
+  'policy-cannot-evaluate',
   'conversion-failed',
   'content-delete-refused',
   'pods-not-terminating',

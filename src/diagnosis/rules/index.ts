@@ -8,6 +8,7 @@ import { RULE_IDS, type Help, type Rule, type RuleId } from './ids.js';
 import { namespaceMetadataFinalizers } from './namespace-metadata-finalizers.js';
 import { objectFinalizers } from './object-finalizers.js';
 import { podsNotTerminating } from './pods-not-terminating.js';
+import { policyCannotEvaluate } from './policy-cannot-evaluate.js';
 import { specFinalizers } from './spec-finalizers.js';
 import { stillProgressing } from './still-progressing.js';
 import { willRecreateRule } from './will-recreate.js';
@@ -19,6 +20,7 @@ const RULES: Record<RuleId, Rule> = {
   'controller-conditions': controllerConditions,
   'apiservice-unavailable': apiServiceUnavailable,
   'admission-denied': admissionDenied,
+  'policy-cannot-evaluate': policyCannotEvaluate,
   'conversion-failed': conversionFailed,
   'content-delete-refused': contentDeleteRefused,
   'pods-not-terminating': podsNotTerminating,
@@ -52,6 +54,11 @@ export const RULE_HELP: Record<RuleId, Help> = {
     title: 'Deletes denied on purpose',
     explanation:
       'An admission webhook that answered “denied the request” (Kyverno, Gatekeeper, any other) or a ValidatingAdmissionPolicy refuses the controller’s deletes on purpose. It is up: the verdict quotes its policy, rule and message, and the fix is the object, an exception, or the policy’s owner — never switching the webhook off.',
+  },
+  'policy-cannot-evaluate': {
+    title: 'Policy cannot evaluate',
+    explanation:
+      'A ValidatingAdmissionPolicy that refuses the deletes because it could not decide — “failed to configure binding: …”, an expression that errs — under failurePolicy Fail. Not a deliberate denial: no change of the object helps. Names what its binding lacks (a parameter object that does not exist, read in this run), and never switching the policy off.',
   },
   'conversion-failed': {
     title: 'Conversion webhook failing',
