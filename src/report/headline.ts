@@ -118,6 +118,8 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
     whoLine(cause, report.settings.selector, n),
     `${icon(v.severity)} ${md(cause.summary, 400)}`,
   ];
+  const basis = evidenceLine(v);
+  if (basis) parts.push(basis);
   if (cause.command) parts.push(fence(layoutScript(cause.command).slice(0, 8000), 'sh'));
   else if (cause.lookups.length)
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
@@ -129,6 +131,13 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
   notes.push(policyWords(v.remedy.policy, cause));
   if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);
   return parts.join('\n\n');
+}
+
+/** The one or two pieces of evidence the verdict rests on, as this run read them. */
+function evidenceLine(v: Cause['verdict']): string {
+  const basis = (v.basis ?? []).filter(Boolean).slice(0, 2);
+  if (basis.length === 0) return '';
+  return `**Evidence** (read in this run): ${basis.map((b) => md(b, 300)).join(' · ')}`;
 }
 
 /** What forcing could do about the cause: the same fix, or (for /finalize) going around it. */

@@ -18,6 +18,8 @@ import type { CustomResourcesPhase, PreMortem } from '../model/early.js';
 import type { TargetReport } from '../model/run.js';
 import { deletesPodsFirst, predict } from './predict.js';
 import { settle } from './settle.js';
+import { Holds } from './holds.js';
+import { servedBy } from './order.js';
 
 /** What was found and done before the DELETE of one target. */
 export interface Early {
@@ -45,13 +47,20 @@ const PRE_MORTEMS_AT_ONCE = 4;
  */
 export const PRE_MORTEM_MAX_TARGETS = 50;
 
-/** Runs the pre-mortem and the custom-resources phase per target; the cluster-wide reads once per run. */
+/**
+ * Runs the pre-mortems and the custom-resources phases of all targets before any namespace DELETE, then holds back
+ * the DELETE of a target that hosts a live actor for objects in other targets; the cluster-wide reads once per run.
+ */
 export class BeforeDelete {
   private podsFirst?: Promise<boolean | 'unknown'>;
   private catalog?: Promise<Catalog>;
   private readonly slots = new Slots(PRE_MORTEMS_AT_ONCE);
   /** Why no target gets either, when there are too many to delete. */
   private readonly tooMany?: string;
+  private prepared?: Promise<Map<string, Early>>;
+  /** Until when a host may be held back: its share of the timeout, never past the wait's deadline. */
+  private holdUntil = 0;
+  readonly holds: Holds;
 
   constructor(
     private readonly settings: Settings,
@@ -61,6 +70,7 @@ export class BeforeDelete {
     /** How many Active targets this run deletes. */
     toDelete = 0,
   ) {
+    this.holds = new Holds(deps.clock, deps.logger);
     if (toDelete > PRE_MORTEM_MAX_TARGETS) {
       const phase = settings.teardownOrder === 'custom-resources-first';
       this.tooMany =
@@ -71,23 +81,81 @@ export class BeforeDelete {
     }
   }
 
-  /** For an Active target about to be deleted: predict, then (by the order chosen) delete its custom resources first. */
+  private get phased(): boolean {
+    return this.settings.teardownOrder === 'custom-resources-first' && !this.deps.signal?.aborted;
+  }
+
+  /**
+   * Start on every Active target this run deletes at once: all pre-mortems, then every custom-resources phase, so
+   * the custom resources of all targets go (and are waited for) while every controller still runs.
+   */
+  prepare(states: readonly NamespaceState[]): void {
+    if (this.tooMany || states.length === 0) return;
+    const { clock } = this.deps;
+    this.holdUntil = Math.min(clock.now() + this.settings.customResourcesTimeoutMs, this.deadline);
+    this.prepared = this.prepareAll(states);
+    this.prepared.catch(() => undefined);
+  }
+
+  private async prepareAll(states: readonly NamespaceState[]): Promise<Map<string, Early>> {
+    const firsts = await Promise.all(states.map(async (s) => ({ state: s, ...(await this.first(s)) })));
+    const snapshots = new Map(
+      firsts.flatMap((f) => (f.snapshot ? [[f.state.name, f.snapshot] as const] : [])),
+    );
+    if (this.phased) this.holds.set(servedBy(snapshots));
+    const out = new Map<string, Early>();
+    await Promise.all(
+      firsts.map(async ({ state, early, snapshot }) => {
+        if (snapshot && this.phased) early.customResources = await this.phaseOf(state, snapshot);
+        out.set(state.name, early);
+      }),
+    );
+    return out;
+  }
+
+  /** For an Active target about to be deleted: what was foreseen and done before, once its DELETE may go. */
   async run(state: NamespaceState): Promise<Early> {
-    const early: Early = {};
     if (this.tooMany) return { customResources: skipped(this.tooMany) };
+    const known = (await this.prepared)?.get(state.name);
+    const early = known ?? (await this.alone(state));
+    const held = this.phased
+      ? await this.holds.wait(state.name, this.holdUntil, this.deps.signal)
+      : undefined;
+    if (held) early.customResources = { ...(early.customResources ?? skipped('no custom resources')), held };
+    return early;
+  }
+
+  /** A target the run did not prepare with the others (never, in a run): the same steps, alone. */
+  private async alone(state: NamespaceState): Promise<Early> {
+    const { early, snapshot } = await this.first(state);
+    if (snapshot && this.phased) early.customResources = await this.phaseOf(state, snapshot);
+    return early;
+  }
+
+  /** The pre-mortem and the RoleBindings of one target; a failure is said and never keeps it from being deleted. */
+  private async first(state: NamespaceState): Promise<{ early: Early; snapshot?: Snapshot }> {
     try {
       const { preMortem, snapshot } = await this.preMortem(state);
-      early.preMortem = preMortem;
-      early.roleBindings = await this.roleBindings(state, snapshot);
-      if (this.settings.teardownOrder === 'custom-resources-first' && !this.deps.signal?.aborted) {
-        early.customResources = await this.phase(state, snapshot);
-      }
+      return { early: { preMortem, roleBindings: await this.roleBindings(state, snapshot) }, snapshot };
     } catch (error) {
-      // Neither may keep the namespace from being deleted: say what failed and go on as `namespace` order does.
       this.deps.logger.warning(`${state.name}: before the delete: ${messageOf(error)}`);
-      early.customResources ??= skipped(`failed: ${messageOf(error)}`);
+      return { early: { customResources: skipped(`failed: ${messageOf(error)}`) } };
     }
-    return early;
+  }
+
+  /** One target's custom-resources phase; a failure is said, and the namespace DELETE still follows. */
+  private async phaseOf(state: NamespaceState, snapshot: Snapshot): Promise<CustomResourcesPhase> {
+    try {
+      return await this.phase(state, snapshot);
+    } catch (error) {
+      this.deps.logger.warning(`${state.name}: before the delete: ${messageOf(error)}`);
+      return skipped(`failed: ${messageOf(error)}`);
+    }
+  }
+
+  /** A target's story ended: the hosts held for it may go. */
+  finished(name: string): void {
+    this.holds.finished(name);
   }
 
   /** Put the settled predictions and the phase into the target's report. */

@@ -267,6 +267,7 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
     report = simpleReport(t.name, 'error', note, t.state);
   }
   ctx.progress.finish(t.name, report.outcome);
+  ctx.before.finished(t.name);
   return report;
 }
 
@@ -322,10 +323,19 @@ export async function deleteAndWait(
     if (found.error) logger.warning(found.error);
     return found;
   });
+  // Active targets this run deletes: all of them are read (and their custom resources go) before any DELETE.
   const toDelete = settings.delete
-    ? resolved.targets.filter((t) => t.state && !t.state.deletionTimestamp && !t.refused && !t.error).length
-    : 0;
-  const before = new BeforeDelete(settings, { ...deps, shared: deps.inspect?.shared }, deadline, toDelete);
+    ? resolved.targets.flatMap((t) =>
+        t.state && !t.state.deletionTimestamp && !t.refused && !t.error ? [t.state] : [],
+      )
+    : [];
+  const before = new BeforeDelete(
+    settings,
+    { ...deps, shared: deps.inspect?.shared },
+    deadline,
+    toDelete.length,
+  );
+  before.prepare(toDelete);
   const feed = feedFor(resolved.targets, deps);
   const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
   progress.begin(resolved.targets.length);

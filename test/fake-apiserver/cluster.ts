@@ -28,7 +28,8 @@ import { Operator, type OperatorOptions } from './operator.js';
 import { Core, systemCtx } from './core.js';
 import { type Fault, type FaultAction, type FrontState, type RequestRecord, makeHandler } from './http.js';
 import { asRecord, clone, isoSeconds, newUid, normalize } from './meta.js';
-import { type ResourceType, APISERVICE_GR, apiVersionOf, grOf } from './registry.js';
+import { type ResourceType, APISERVICE_GR, CRD_GR, apiVersionOf, grOf } from './registry.js';
+import { genericDelete } from './delete.js';
 import { serverCerts } from './tls.js';
 import type { ControllerTiming, Gvr, JsonMap, KObj, KubeVersion, NsObj } from './types.js';
 
@@ -355,6 +356,35 @@ export class FakeCluster {
   /** Deny one permission to the client user (403 with the RBAC message). */
   denyRBAC(rule: DenyRule): void {
     this.core.denyRules.push({ ...rule });
+  }
+
+  /**
+   * DELETE a CRD as kube-apiserver and its apiextensions controller do: the CRD keeps its
+   * `customresourcecleanup.apiextensions.k8s.io` finalizer, gets a deletionTimestamp and `Terminating: True`, and each
+   * of its objects is deleted (their own finalizers hold them; the CRD stays until they are gone, which this model does
+   * not finish).
+   */
+  deleteCRD(name: string): void {
+    const cur = this.core.store.get(CRD_GR, '', name);
+    if (!cur) throw new Error(`FakeCluster: no CRD ${name}`);
+    const next = clone(cur);
+    next.metadata.deletionTimestamp = isoSeconds();
+    next.metadata.finalizers = ['customresourcecleanup.apiextensions.k8s.io'];
+    const status = asRecord(next.status);
+    const terminating = {
+      type: 'Terminating',
+      status: 'True',
+      reason: 'InstanceDeletionInProgress',
+      message: 'CustomResource deletion is in progress',
+      lastTransitionTime: isoSeconds(),
+    };
+    next.status = { ...status, conditions: [...((status.conditions as unknown[]) ?? []), terminating] };
+    this.core.store.update(CRD_GR, next);
+    const [plural = '', ...group] = name.split('.');
+    const rt = this.core.registry.byGroupResource(group.join('.'), plural);
+    if (!rt) return;
+    for (const obj of this.core.store.list(grOf(rt)))
+      genericDelete(this.core.api, rt, obj, {}, { dryRun: false, warnings: [] });
   }
 
   /** Remove one metadata finalizer as its controller would (deletes the object if it was the last). */

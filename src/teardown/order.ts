@@ -1,0 +1,48 @@
+/**
+ * The order of the namespace DELETEs across targets: a target that hosts a live actor for objects in another target
+ * goes after it, or its actor dies before it releases them (a leak the teardown itself would cause). Pure.
+ */
+import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
+import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
+import type { Snapshot } from '../diagnosis/types.js';
+import type { Leftover } from '../model/findings.js';
+
+/** A target whose objects a host's actor releases, and in words why. */
+export interface Served {
+  target: string;
+  why: string;
+}
+
+/** Leftovers holding each custom finalizer. */
+function holders(s: Snapshot): Map<string, Leftover[]> {
+  const by = new Map<string, Leftover[]>();
+  for (const l of s.leftovers)
+    for (const f of new Set(l.meta.finalizers))
+      if (!isBuiltInFinalizer(f)) by.set(f, [...(by.get(f) ?? []), l]);
+  return by;
+}
+
+/**
+ * For the targets read before their DELETE (name → pre-mortem snapshot): host → the other targets whose objects a
+ * live actor in it releases. Two targets that serve each other are left out (neither can wait for the other).
+ */
+export function servedBy(snapshots: ReadonlyMap<string, Snapshot>): Map<string, Served[]> {
+  const out = new Map<string, Served[]>();
+  for (const [target, s] of snapshots) {
+    for (const [finalizer, objects] of holders(s)) {
+      const v = releaseVerdict(s, finalizer, heldBy(objects));
+      if (v.kind !== 'running' && v.kind !== 'working') continue;
+      for (const a of v.actors) {
+        const host = a.namespace;
+        if (!host || host === target || !snapshots.has(host) || a.liveness.state !== 'live') continue;
+        const why = `${a.name} releases ${finalizer} on ${objects.length} object(s) in ${target}`;
+        const list = out.get(host) ?? [];
+        if (!list.some((x) => x.target === target)) out.set(host, [...list, { target, why }]);
+      }
+    }
+  }
+  const serves = (host: string, target: string): boolean =>
+    out.get(host)?.some((x) => x.target === target) ?? false;
+  const kept = [...out].map(([host, list]) => [host, list.filter((x) => !serves(x.target, host))] as const);
+  return new Map(kept.filter(([, list]) => list.length > 0));
+}
