@@ -46,14 +46,18 @@ export async function readBacking(
 
 /** All APIServices; the backing Service and endpoints only for those not Available (read once per run). */
 export function readApiServices(reads: Reads): Promise<ApiServiceState[]> {
-  return reads.shared('apiservices', readApiServicesNow);
+  return reads.shared('apiservices', (r) => readApiServicesNow(r));
 }
 
-async function readApiServicesNow(reads: Reads): Promise<ApiServiceState[]> {
+/** The same, now (never shared); the backing only of those not Available that `want` accepts. */
+export async function readApiServicesNow(
+  reads: Reads,
+  want: (a: ApiServiceState) => boolean = () => true,
+): Promise<ApiServiceState[]> {
   const raw = await reads.listRaw(READ_AREA.apiServices, PATHS.apiServices);
   const all = (raw ?? []).map(toApiService).sort((a, b) => compareText(a.name, b.name));
   return reads.map(all, async (a) => {
-    if (a.available?.status === 'True' || !a.service) return a;
+    if (a.available?.status === 'True' || !a.service || !want(a)) return a;
     const what = `${READ_AREA.apiServices} ${a.name} backing service`;
     const backing = await readBacking(reads, what, a.service.namespace, a.service.name);
     return backing ? { ...a, backing } : a;
@@ -62,10 +66,14 @@ async function readApiServicesNow(reads: Reads): Promise<ApiServiceState[]> {
 
 /** Webhooks intercepting DELETE; backing looked up for failurePolicy Fail ones served in-cluster (once per run). */
 export function readWebhooks(reads: Reads): Promise<WebhookState[]> {
-  return reads.shared('webhooks', readWebhooksNow);
+  return reads.shared('webhooks', (r) => readWebhooksNow(r));
 }
 
-async function readWebhooksNow(reads: Reads): Promise<WebhookState[]> {
+/** The same, now (never shared); the backing only of the Fail ones `want` accepts. */
+export async function readWebhooksNow(
+  reads: Reads,
+  want: (w: WebhookState) => boolean = () => true,
+): Promise<WebhookState[]> {
   const kinds = Object.keys(PATHS.webhookConfigs) as WebhookState['kind'][];
   const lists = await reads.map(kinds, async (kind) => {
     const raw = await reads.listRaw(`${READ_AREA.webhooks} ${kind}`, PATHS.webhookConfigs[kind]);
@@ -74,7 +82,7 @@ async function readWebhooksNow(reads: Reads): Promise<WebhookState[]> {
   const hooks = lists.flat();
   const backings = new Map<string, Promise<Backing | undefined>>();
   return reads.map(hooks, async (w) => {
-    if (w.failurePolicy !== 'Fail' || !w.service) return w;
+    if (w.failurePolicy !== 'Fail' || !w.service || !want(w)) return w;
     const key = `${w.service.namespace}/${w.service.name}`;
     const what = `${READ_AREA.webhooks} ${w.configuration} backing service ${key}`;
     if (!backings.has(key)) backings.set(key, readBacking(reads, what, w.service.namespace, w.service.name));

@@ -27,8 +27,9 @@ const CULPRIT_RANK: Record<RuleId, number> = {
   'spec-finalizers': 8,
   'object-finalizers': 9,
   'will-recreate': 10,
-  'still-progressing': 11,
-  'controller-conditions': 12,
+  'still-broken': 11,
+  'still-progressing': 12,
+  'controller-conditions': 13,
 };
 
 /**

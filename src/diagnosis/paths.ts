@@ -47,6 +47,7 @@ export const PATHS = {
   leases: '/apis/coordination.k8s.io/v1/leases',
   kubeSystemLeases: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases',
   componentPods: `/api/v1/namespaces/kube-system/pods?labelSelector=${seg('component in (kube-controller-manager,cloud-controller-manager)')}`,
+  policyBindings: '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
   policyBinding: (name: string): string =>
     `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/${seg(name)}`,
   policy: (name: string): string =>

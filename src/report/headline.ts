@@ -154,14 +154,16 @@ const icon = (s: 'error' | 'warning' | 'notice'): string => ({ error: '🔴', wa
 function stillBlocking(report: RunReport): string[] {
   const seen = new Map<string, string>();
   for (const t of report.targets) {
-    if (t.outcome !== 'forced') continue;
-    for (const f of t.findings.filter((x) => x.id === 'apiservice-unavailable')) {
+    for (const f of t.findings.filter((x) => x.id === 'still-broken')) {
       const fix = f.remedy.commands[0];
+      const went =
+        t.outcome === 'forced' ? ' Forcing went around it for this run; it was never resolved.' : '';
       const block = [
-        `> ⚠️ **Still blocks every namespace deletion in this cluster:** ${md(f.summary, 400)}. Forcing went around it for this run; the next namespace deleted hangs the same way.`,
+        `> ⚠️ **Still broken after the run** (read again once ${md(t.name, 80)} had gone): ${md(f.causeSummary ?? f.summary, 400)}.${went}`,
         fix ? fence(layoutScript(withContext(fix, report.context.cluster?.context)), 'sh') : '',
+        f.remedy.note ? `<sub>${md(f.remedy.note, 500)}</sub>` : '',
       ];
-      seen.set(f.summary, block.filter(Boolean).join('\n\n'));
+      seen.set(f.cause, block.filter(Boolean).join('\n\n'));
     }
   }
   return [...seen.values()];

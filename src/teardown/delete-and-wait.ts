@@ -21,6 +21,7 @@ import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
 import { checkOwners } from './owners.js';
+import { checkOutlived } from './outlives.js';
 
 /** The action's log says what is still Terminating at least this often while it waits. */
 export const MAX_PROGRESS_MS = 30_000;
@@ -347,8 +348,10 @@ export async function deleteAndWait(
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
     if (ctx.feed && !deps.signal?.aborted) await markRecreated(kube, targets, logger);
-    if (deps.inspect && !deps.signal?.aborted)
+    if (deps.inspect && !deps.signal?.aborted) {
       await checkOwners({ kube, clock, logger, shared: deps.inspect.shared }, targets);
+      await checkOutlived({ kube, logger }, targets);
+    }
     return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();

@@ -120,7 +120,7 @@ function apiServicePredictions(findings: readonly Finding[]): Prediction[] {
 }
 
 /** Whether a webhook's DELETE rule entry (`*`, `res`, `res.group`, with `*` parts) covers a leftover's type. */
-function intercepts(entry: string, l: Leftover): boolean {
+export function intercepts(entry: string, l: Leftover): boolean {
   if (entry === '*') return true;
   const dot = entry.indexOf('.');
   const res = dot < 0 ? entry : entry.slice(0, dot);

@@ -42,7 +42,13 @@ export function failuresOf(
   const picked = settings.sweep ? 'were chosen by the sweep' : 'matched the selector';
   if (refused.length) failures.push(`protected namespace(s) ${picked}: ${refused.join(', ')}`);
   if (settings.failOn === 'leaked') {
-    const leaked = targets.filter((t) => t.findings.some((f) => f.leaked)).map((t) => t.name);
+    const broken = targets.flatMap((t) =>
+      t.findings.filter((f) => f.id === 'still-broken').map((f) => f.basis?.[0] ?? f.cause),
+    );
+    if (broken.length) failures.push(`left broken after the run: ${[...new Set(broken)].join('; ')}`);
+    const leaked = targets
+      .filter((t) => t.findings.some((f) => f.leaked && f.id !== 'still-broken'))
+      .map((t) => t.name);
     if (leaked.length) failures.push(`finalizers leaked in: ${leaked.join(', ')}`);
     const forced = targets.filter((t) => t.outcome === 'forced').map((t) => t.name);
     if (forced.length)

@@ -264,11 +264,35 @@ describe('whether a prediction came true', () => {
   const finding = {
     id: 'finalizer-owner-gone',
     severity: 'error' as const,
-    cause: 'acme.io/cleanup has no controller',
-    summary: 'acme.io/cleanup on widgets/a',
+    cause: 'finalizer:acme.io/cleanup|widgets.widgets.acme.io|absent',
+    summary: 'acme.io/cleanup on widgets/a: leaked',
     evidence: [],
     remedy: { commands: [] },
     leaked: true,
+  };
+  /** What really held it: a webhook whose backend is down refusing the deletes. */
+  const webhookVerdict = {
+    ...finding,
+    id: 'content-delete-refused',
+    cause: 'webhook-call-failed:guard.example.com',
+    summary: 'the namespace controller’s deletes are refused by webhook guard.example.com',
+    leaked: false,
+  };
+  /** A claim never marked for deletion: its pvc-protection is named in evidence, and held nothing. */
+  const pvcNote = {
+    ...finding,
+    id: 'object-finalizers',
+    severity: 'warning' as const,
+    cause: 'object-finalizers:persistentvolumeclaims|kubernetes.io/pvc-protection|',
+    summary: 'persistentvolumeclaims/data holds finalizer(s) kubernetes.io/pvc-protection (not deleted yet)',
+    leaked: false,
+  };
+  const slowPvc: Prediction = {
+    ...leak,
+    kind: 'slow-cleanup',
+    hang: false,
+    key: 'slow pvc',
+    subject: 'kubernetes.io/pvc-protection',
   };
 
   test.each([
@@ -285,16 +309,43 @@ describe('whether a prediction came true', () => {
       want: ['did-not-happen', 'did not happen: stuck, but on something else'],
     },
     {
+      name: 'stuck on a webhook: the leak it also finds is not what held it',
+      p: leak,
+      t: target({
+        outcome: 'stuck',
+        findings: [webhookVerdict, { ...finding, severity: 'warning' as const }],
+      }),
+      want: [
+        'did-not-happen',
+        'did not happen: stuck, but on something else: the namespace controller’s deletes are refused by webhook guard.example.com',
+      ],
+    },
+    {
+      name: 'a PVC never marked for deletion is named in the findings, but the namespace hung on the webhook',
+      p: slowPvc,
+      t: target({ outcome: 'stuck', findings: [webhookVerdict, pvcNote] }),
+      want: [
+        'unknown',
+        'stuck on something else: the namespace controller’s deletes are refused by webhook guard.example.com',
+      ],
+    },
+    {
       name: 'gone',
       p: leak,
       t: target({ durationMs: 2000 }),
       want: ['did-not-happen', 'did not happen: gone in 2s'],
     },
     {
-      name: 'forced',
+      name: 'forced while its leak held it',
       p: leak,
-      t: target({ outcome: 'forced' }),
-      want: ['came-true', 'came true: it went only after forcing'],
+      t: target({ outcome: 'forced', findings: [finding] }),
+      want: ['came-true', 'came true: it held the namespace until forcing'],
+    },
+    {
+      name: 'forced past something else',
+      p: leak,
+      t: target({ outcome: 'forced', findings: [webhookVerdict] }),
+      want: ['did-not-happen', 'did not happen: forcing went past something else'],
     },
     {
       name: 'in-namespace controller, custom resources first, gone',

@@ -110,3 +110,13 @@ function pathOfParam(
   const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   return `${base}/namespaces/${encodeURIComponent(ns)}/${resource}/${encodeURIComponent(name)}`;
 }
+
+/** Every ValidatingAdmissionPolicyBinding with its paramRef (none on a server without admission policies). */
+export async function readAllPolicyBindings(reads: Reads): Promise<PolicyBindingState[]> {
+  const raw = await reads.listRaw(READ_AREA.policies, PATHS.policyBindings, true);
+  return (raw ?? []).map((b) => {
+    const m =
+      b !== null && typeof b === 'object' ? (b as { metadata?: { name?: unknown } }).metadata : undefined;
+    return toPolicyBinding(typeof m?.name === 'string' ? m.name : '', '', b, undefined);
+  });
+}

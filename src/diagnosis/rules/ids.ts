@@ -15,6 +15,7 @@ export const RULE_IDS = [
   'namespace-metadata-finalizers',
   'spec-finalizers',
   'will-recreate',
+  'still-broken',
   'still-progressing',
 ] as const;
 

@@ -29,6 +29,8 @@ const RULES: Record<RuleId, Rule> = {
   'namespace-metadata-finalizers': namespaceMetadataFinalizers,
   'spec-finalizers': specFinalizers,
   'will-recreate': willRecreateRule,
+  // Found after the run, from fresh reads of what outlived the namespaces (teardown/outlives.ts), not from a snapshot.
+  'still-broken': () => [],
   'still-progressing': stillProgressing,
 };
 
@@ -99,6 +101,11 @@ export const RULE_HELP: Record<RuleId, Help> = {
     title: 'Recreated by its owner',
     explanation:
       'A GitOps owner (Flux Kustomization or HelmRelease, Argo CD Application or ApplicationSet) that applies the namespace itself — its inventory holds the Namespace, it creates its destination, or the namespace carries its tracking label — and whose controller is alive applies it again once it is gone: the owner must go first, or be suspended.',
+  },
+  'still-broken': {
+    title: 'Still broken after the run',
+    explanation:
+      'Read after the run: a failurePolicy Fail webhook or an APIService whose backend lived in a namespace this run deleted (or that a forced namespace was stuck on), or a policy binding whose parameter did, still refuses or fails everywhere. Never resolved by forcing: it fails the check under fail-on: leaked, with the command that clears it.',
   },
   'still-progressing': {
     title: 'Still progressing',
