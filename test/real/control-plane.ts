@@ -149,7 +149,8 @@ export async function startControlPlane(
         `--cluster-signing-cert-file=${pki.caCert}`,
         `--cluster-signing-key-file=${pki.caKey}`,
         '--service-cluster-ip-range=10.0.0.0/24',
-        '--leader-elect=false',
+        // As every real control plane: the namespace controller's liveness is read from this Lease.
+        '--leader-elect=true',
         '--profiling=false',
       ],
       log: join(dir, 'kube-controller-manager.log'),
