@@ -126,7 +126,9 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
   const resort = lastResortBlock(cause);
   if (resort) parts.push(resort);
   const notes: string[] = [];
-  if (v.owner?.detail) notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
+  // The owner's detail is often the evidence line already shown: not twice.
+  if (v.owner?.detail && !(v.basis ?? []).includes(v.owner.detail))
+    notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
   if (v.remedy.note) notes.push(md(v.remedy.note, 700));
   notes.push(policyWords(v.remedy.policy, cause));
   if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);

@@ -54,8 +54,7 @@ const metadataRows: RuleRow[] = [
           {
             object: 'actor',
             field: 'RBAC',
-            value:
-              'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers, and no workload set the finalizer (managedFields)',
+            value: 'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers',
           },
         ],
         verdict: 'leaked',

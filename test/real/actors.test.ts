@@ -133,7 +133,10 @@ describe('actors across targets, on the real server', () => {
       expect(run.code).toBe(1);
       expect(run.report!.failures.join('\n')).toMatch(/left broken after the run/);
       expect(run.summary).toContain('⚠️ **Still broken after the run**');
-      expect(run.summary).toContain(`delete validatingwebhookconfiguration ${webhook}`);
+      // The command, as laid out to paste (long lines wrapped with a backslash).
+      expect(run.summary.replace(/ \\\n\s+/g, ' ')).toContain(
+        `delete validatingwebhookconfiguration ${webhook}`,
+      );
       expect(run.summary).not.toMatch(/content-delete-refused\*\* — [^\n]*resolved by forcing/);
       // It is so: a ConfigMap in another namespace it matches can no longer be deleted.
       await expect(kubectl(['delete', 'configmap', 'settings', '-n', elsewhere])).rejects.toThrow(

@@ -112,7 +112,7 @@ function notLive(
   const detail =
     found.orphans[0] ??
     setBy ??
-    'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers, and no workload set the finalizer (managedFields)';
+    'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers';
   return {
     kind: 'absent',
     detail,
