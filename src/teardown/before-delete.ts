@@ -19,7 +19,7 @@ import type { TargetReport } from '../model/run.js';
 import { deletesPodsFirst, predict } from './predict.js';
 import { settle } from './settle.js';
 import { Holds } from './holds.js';
-import { servedBy } from './order.js';
+import { mayHost, servedBy } from './order.js';
 
 /** What was found and done before the DELETE of one target. */
 export interface Early {
@@ -57,7 +57,9 @@ export class BeforeDelete {
   private readonly slots = new Slots(PRE_MORTEMS_AT_ONCE);
   /** Why no target gets either, when there are too many to delete. */
   private readonly tooMany?: string;
-  private prepared?: Promise<Map<string, Early>>;
+  /** Each prepared target's pre-mortem and phase; `all` once every one has ended (and the holds are known). */
+  private own?: Map<string, Promise<{ early: Early; snapshot?: Snapshot }>>;
+  private all?: Promise<void>;
   /** Until when a host may be held back: its share of the timeout, never past the wait's deadline. */
   private holdUntil = 0;
   readonly holds: Holds;
@@ -86,38 +88,41 @@ export class BeforeDelete {
   }
 
   /**
-   * Start on every Active target this run deletes at once: all pre-mortems, then every custom-resources phase, so
-   * the custom resources of all targets go (and are waited for) while every controller still runs.
+   * Start on every Active target this run deletes at once: its pre-mortem, then its custom-resources phase. A target
+   * that may host an actor for another goes only once every phase has ended, so the custom resources of all targets go
+   * (and are waited for) while every controller still runs.
    */
   prepare(states: readonly NamespaceState[]): void {
     if (this.tooMany || states.length === 0) return;
     const { clock } = this.deps;
     this.holdUntil = Math.min(clock.now() + this.settings.customResourcesTimeoutMs, this.deadline);
-    this.prepared = this.prepareAll(states);
-    this.prepared.catch(() => undefined);
-  }
-
-  private async prepareAll(states: readonly NamespaceState[]): Promise<Map<string, Early>> {
-    const firsts = await Promise.all(states.map(async (s) => ({ state: s, ...(await this.first(s)) })));
-    const snapshots = new Map(
-      firsts.flatMap((f) => (f.snapshot ? [[f.state.name, f.snapshot] as const] : [])),
+    const firsts = new Map(states.map((s) => [s.name, this.first(s)] as const));
+    const served = Promise.all(
+      states.map(async (s) => [s.name, (await firsts.get(s.name)!).snapshot] as const),
+    ).then((list) => {
+      const snapshots = new Map(list.flatMap(([name, snap]) => (snap ? [[name, snap] as const] : [])));
+      if (this.phased) this.holds.set(servedBy(snapshots));
+    });
+    this.own = new Map(
+      states.map((s) => [
+        s.name,
+        firsts.get(s.name)!.then(async (f) => {
+          if (f.snapshot && this.phased) f.early.customResources = await this.phaseOf(s, f.snapshot);
+          return f;
+        }),
+      ]),
     );
-    if (this.phased) this.holds.set(servedBy(snapshots));
-    const out = new Map<string, Early>();
-    await Promise.all(
-      firsts.map(async ({ state, early, snapshot }) => {
-        if (snapshot && this.phased) early.customResources = await this.phaseOf(state, snapshot);
-        out.set(state.name, early);
-      }),
-    );
-    return out;
+    this.all = Promise.all([served, ...this.own.values()]).then(() => undefined);
+    this.all.catch(() => undefined);
   }
 
   /** For an Active target about to be deleted: what was foreseen and done before, once its DELETE may go. */
   async run(state: NamespaceState): Promise<Early> {
     if (this.tooMany) return { customResources: skipped(this.tooMany) };
-    const known = (await this.prepared)?.get(state.name);
-    const early = known ?? (await this.alone(state));
+    const own = await this.own?.get(state.name);
+    const early = own?.early ?? (await this.alone(state));
+    // Nothing that runs lives in a target without workloads, pods or Services: it cannot host another's actor.
+    if (!own?.snapshot || mayHost(own.snapshot)) await this.all;
     const held = this.phased
       ? await this.holds.wait(state.name, this.holdUntil, this.deps.signal)
       : undefined;

@@ -89,3 +89,20 @@ export function servedBy(snapshots: ReadonlyMap<string, Snapshot>): Map<string, 
   const kept = [...out].map(([host, list]) => [host, list.filter((x) => !serves(x.target, host))] as const);
   return new Map(kept.filter(([, list]) => list.length > 0));
 }
+
+/** Kinds an actor of another target can run as or be served by: workloads, pods, Services. */
+const HOSTING = new Set([
+  'deployments.apps',
+  'statefulsets.apps',
+  'daemonsets.apps',
+  'replicasets.apps',
+  'pods',
+  'services',
+]);
+
+/** Whether a target holds anything that may be an actor for another target's objects. */
+export function mayHost(s: Snapshot): boolean {
+  return s.leftovers.some((l) =>
+    HOSTING.has(l.resource.group ? `${l.resource.resource}.${l.resource.group}` : l.resource.resource),
+  );
+}
