@@ -384,7 +384,7 @@ export class FakeCluster {
     const rt = this.core.registry.byGroupResource(group.join('.'), plural);
     if (!rt) return;
     for (const obj of this.core.store.list(grOf(rt)))
-      genericDelete(this.core.api, rt, obj, {}, { dryRun: false, warnings: [] });
+      genericDelete(this.core.api, rt, obj, { dryRun: false }, { dryRun: false, warnings: [] });
   }
 
   /** Remove one metadata finalizer as its controller would (deletes the object if it was the last). */
