@@ -110,7 +110,7 @@ export async function runFleet(
   root: string,
   log: (line: string) => void,
 ): Promise<FleetResult> {
-  const [clusters, perCluster, stuckPerCluster] = opts.quick ? [5, 40, 4] : [50, 200, 10];
+  const [clusters, perCluster, stuckPerCluster] = opts.quick ? [5, 20, 2] : [50, 200, 10];
   const result: FleetResult = { clusters, perCluster, stuckPerCluster, inputBytes: 0, samples: [] };
   if (!existsSync(join(root, 'dist', 'merge', 'index.js'))) {
     result.skipped = 'dist/merge/index.js is missing (run npm run build)';
@@ -118,7 +118,7 @@ export async function runFleet(
     return result;
   }
   // The stuck ones are waited for until the timeout: short for a smoke run.
-  const report = await realReport(perCluster, stuckPerCluster, opts.quick ? '2s' : '10s');
+  const report = await realReport(perCluster, stuckPerCluster, opts.quick ? '3s' : '10s');
   const dir = mkdtempSync(join(tmpdir(), 'nt-bench-fleet-'));
   try {
     result.inputBytes = writeCopies(report, clusters, dir);

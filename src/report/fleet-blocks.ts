@@ -8,6 +8,7 @@ import {
   causeNotes,
   contextLine,
   countTargets,
+  evidenceLine,
   lastResortDetails,
   shortReason,
   verdictLine,
@@ -97,7 +98,12 @@ function whoLine(cause: FleetCause, n: number): string {
 function fleetCauseBlock(cause: FleetCause, n: number): string {
   const layout = (s: string): string => layoutScript(s);
   const command = fleetScript(cause.members, (c) => c.command, layout);
-  const parts = [whoLine(cause, n), verdictLine(cause.verdict.severity, cause.summary)];
+  // The evidence is the first cluster's: the others' verdicts rest on the same kind of reading, each in its summary.
+  const parts = [
+    whoLine(cause, n),
+    verdictLine(cause.verdict.severity, cause.summary),
+    evidenceLine(cause.verdict),
+  ];
   if (command) parts.push(fence(command, 'sh'));
   else {
     const look = fleetScript(

@@ -11,7 +11,7 @@ import { CLUSTER_HEADER, clusterRow, fleetHeadline, renderFleetFixFirst } from '
 import { fleetCauses, type FleetCause } from './fleet-causes.js';
 import { OUTCOME_COUNT } from './headline.js';
 import { GONE_ROWS, ownerCell, STILL_ROWS, SUMMARY_BUDGET, SUMMARY_LIMIT, whyCell } from './markdown.js';
-import { OUTCOME_WORDS } from './words.js';
+import { OUTCOME_WORDS, targetWords } from './words.js';
 
 /** Rows of the clusters table; more are counted. */
 export const CLUSTER_ROWS = 200;
@@ -81,7 +81,7 @@ function goneTable(fleet: FleetReport, b: Budget): void {
     ['| Cluster | Namespace | Outcome | Took |', '| --- | --- | --- | --- |'],
     rows,
     ({ cluster, t }) =>
-      `| ${md(cluster, 100)} | ${md(t.name, 80)} | ${OUTCOME_WORDS[t.outcome].target} | ${t.durationMs !== undefined ? formatDuration(t.durationMs) : ''} |`,
+      `| ${md(cluster, 100)} | ${md(t.name, 80)} | ${targetWords(t)} | ${t.durationMs !== undefined ? formatDuration(t.durationMs) : ''} |`,
     GONE_ROWS,
     [
       `<details><summary>✅ ${rows.length} namespace${rows.length === 1 ? '' : 's'} gone</summary>`,

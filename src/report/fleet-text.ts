@@ -86,6 +86,9 @@ function causeLines(cause: FleetCause, n: number, width: number, paint: Paint): 
         : `same cause in ${cause.members.length} clusters, ${cause.namespaces} namespaces: ${who}`;
   const lines = [paint('bold', `${n}. ${wrap(head, width - 3).join(`\n${INDENT}`)}`)];
   lines.push(...wrap(cause.summary, inner).map((l) => INDENT + l));
+  const basis = (cause.verdict.basis ?? []).filter(Boolean).slice(0, 2);
+  if (basis.length)
+    lines.push(...wrap(`Evidence (read in this run): ${basis.join(' · ')}`, inner).map((l) => INDENT + l));
   const layout = (s: string): string =>
     layoutScript(
       s

@@ -61,8 +61,11 @@ test('npm run bench -- --quick writes the report with its tables and figures', a
     // Section 9: the action's own peak RSS and summary size for a run of 200 targets.
     expect(md).toMatch(/\| 200 targets, all present \| \d+ MiB \| [\d.]+ s of \d+ s \| [\d.]+ KB/);
     expect(md).toMatch(/\| Latency \| 5 ms per request/);
-    // Section 10: the merge step's time, peak RSS and summary for 5 clusters × 40 namespaces.
-    expect(md).toMatch(/\| [\d.]+ s \| \d+ MiB \| [\d.]+ MiB \| [\d.]+ KB[^|]* \| stuck \(exit 1\) \|/);
+    // Section 10: the merge step's time, peak RSS and summary for 5 clusters × 20 namespaces.
+    // (The run behind the reports may end stuck or, on a loaded machine, in error: either fails the check.)
+    expect(md).toMatch(
+      /\| [\d.]+ s \| \d+ MiB \| [\d.]+ MiB \| [\d.]+ KB[^|]* \| (stuck|error) \(exit 1\) \|/,
+    );
     // Numeric figures: ours' wall time and request count, the ratios, the per-namespace requests, the detection.
     expect(md).toMatch(
       /\| \*\*ours\*\*: .* \| \d+(\.\d)? ms( \([^)]*\))? \| \d+ \| [\d.]+ KiB( \([^)]*\))? \|/,

@@ -97,6 +97,8 @@ describe('one answer from the reports of runs in several clusters', () => {
     expect(summary).toContain(
       '# us\nfor ns in preview-pr-101 preview-pr-103; do\n  kubectl --context kind-us patch',
     );
+    // The verdict comes with the evidence this run read for it, as in one run's summary.
+    expect(summary).toMatch(/🔴 kiali\.io\/finalizer[^\n]*\n\n\*\*Evidence\*\* \(read in this run\): \S/);
     expect(summary).toContain('### ❌ stuck: 2 in 1 cluster');
     expect(summary).toContain('| us | preview-pr-101 |');
     expect(summary).toContain('<details><summary>✅ 3 namespaces gone</summary>');
