@@ -3,8 +3,7 @@
  * a person reads (verdict, command, summary size, log, annotations) and what forcing sends.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planAnnotations } from '../../src/report/annotations.js';
 import { renderFixFirst } from '../../src/report/headline.js';
@@ -18,6 +17,7 @@ import {
   type FakeCluster,
 } from '../fake-apiserver/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The printed commands are pasted into the real kubectl where one is installed (CI installs it). */
 const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].some((p) => existsSync(p));
@@ -26,7 +26,7 @@ if (!KUBECTL)
 
 /** Run a pasted script with the real kubectl against the fake (async: the fake serves from this process). */
 function paste(kubeconfig: string, script: string): Promise<{ code: number; out: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'paste-'));
+  const dir = tempDir('nt-paste-');
   writeFileSync(join(dir, 'config'), kubeconfig);
   return new Promise((resolve) =>
     execFile(
@@ -64,14 +64,18 @@ describe('a policy engine that is up and refuses on purpose', () => {
     const s = policyDenies({ controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '4s',
-      force: 'on',
-      'force-after': '1s',
-      'force-finalize-namespace': 'true',
-      'fail-on': 'stuck',
-    });
+    const { report } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: s.namespace,
+        timeout: '4s',
+        force: 'on',
+        'force-after': '1s',
+        'force-finalize-namespace': 'true',
+        'fail-on': 'stuck',
+      },
+      { settle: { cluster } },
+    );
     const t = report.targets[0]!;
     expect(t.outcome).toBe('stuck');
     expect(t.findings[0]).toMatchObject({ id: 'admission-denied' });
@@ -98,11 +102,11 @@ describe('a CRD whose conversion webhook is gone', () => {
     const s = conversionGone({ controller: FAST, count: 3 });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report, log } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      'fail-on': 'stuck',
-    });
+    const { report, log } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'stuck' },
+      { settle: { cluster } },
+    );
     const t = report.targets[0]!;
     expect(t.outcome).toBe('stuck');
     const v = t.findings[0]!;
@@ -135,14 +139,18 @@ describe('a CRD whose conversion webhook is gone', () => {
     const s = conversionGone({ controller: FAST, count: 2, finalizers: ['conv.example.com/cleanup'] });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '6s',
-      force: 'on',
-      'force-after': '1s',
-      'force-finalize-namespace': 'true',
-      'fail-on': 'stuck',
-    });
+    const { report } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: s.namespace,
+        timeout: '6s',
+        force: 'on',
+        'force-after': '1s',
+        'force-finalize-namespace': 'true',
+        'fail-on': 'stuck',
+      },
+      { settle: { cluster } },
+    );
     const t = report.targets[0]!;
     expect(t.outcome).toBe('forced');
     const step = t.force!.plan.steps.find((x) => x.kind === 'namespace-finalize');
@@ -164,7 +172,11 @@ describe('one cause in many namespaces', () => {
     const s = leakedAcross(10, { controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, { namespaces: s.namespaces.join(','), timeout: '3s' });
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespaces.join(','), timeout: '3s' },
+      { settle: { cluster } },
+    );
     expect(report.targets.every((t) => t.outcome === 'stuck')).toBe(true);
     const first = renderFixFirst(report);
     expect(first.match(/\*\*\d+\./g)).toEqual(['**1.']);
@@ -192,11 +204,11 @@ describe('2,000 objects with one leaked finalizer', () => {
       const forcing: Record<string, string> =
         mode === 'off' ? {} : { force: mode, 'force-after': '1s', 'force-finalizers': 'example.com/*' };
       const before = cluster.requests.length;
-      const { report, log } = await runEngine(kubeconfig, {
-        namespaces: s.namespace,
-        timeout: '8s',
-        ...forcing,
-      });
+      const { report, log } = await runEngine(
+        kubeconfig,
+        { namespaces: s.namespace, timeout: '8s', ...forcing },
+        { settle: { cluster } },
+      );
       const summary = renderSummary(report);
       expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(64 * 1024);
       expect(log.length).toBeLessThanOrEqual(300);
@@ -229,11 +241,13 @@ describe('owner by evidence', () => {
     const s = ownedByRbac({ controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      'fail-on': 'leaked',
-    });
+    // The controller is seen running, so custom resources first would wait for its objects until its share of
+    // the timeout; the held clock of `settle` reaches that only at the end. This is about the diagnosis.
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked', 'teardown-order': 'namespace' },
+      { settle: { cluster } },
+    );
     const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
     expect(v.leaked).toBe(false);
     expect(v.owner).toMatchObject({
@@ -261,11 +275,11 @@ describe('owner by evidence', () => {
     for (const resource of ['clusterroles', 'clusterrolebindings', 'rolebindings', 'roles'])
       cluster.denyRBAC({ verb: 'list', resource, group: 'rbac.authorization.k8s.io' });
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      'fail-on': 'leaked',
-    });
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked' },
+      { settle: { cluster } },
+    );
     const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
     expect(v.leaked).toBe(false);
     expect(v.owner).toMatchObject({ present: 'unknown' });

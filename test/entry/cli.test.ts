@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster, kialiStuck } from '../fake-apiserver/index.js';
 import { FAST } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -39,7 +39,7 @@ describe('the command line runs the same engine', () => {
     const s = kialiStuck({ controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const dir = mkdtempSync(join(tmpdir(), 'nt-cli-'));
+    const dir = tempDir('nt-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     const report = join(dir, 'report.json');
     const run = await cli([
@@ -78,7 +78,7 @@ describe('the command line runs the same engine', () => {
       { metadata: { namespace: 'pr-2', name: 'kiali', finalizers: ['kiali.io/finalizer'] } },
     );
     const { kubeconfig } = await cluster.start();
-    const dir = mkdtempSync(join(tmpdir(), 'nt-cli-'));
+    const dir = tempDir('nt-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     const report = join(dir, 'report.json');
     const child = spawn(

@@ -379,6 +379,32 @@ export class FakeCluster {
     return this.core.store.get('namespaces', '', name) as NsObj | undefined;
   }
 
+  /**
+   * Resolves once each named namespace is gone, or the namespace controller has made `passes` passes over it that
+   * left it Terminating: what blocks it is then written in its conditions and will not change by itself. An event
+   * to end a test's wait on, instead of a timeout a busy machine may use up first.
+   */
+  settled(names: readonly string[], passes = 1): Promise<void> {
+    const seen = new Map<string, number>();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (names.every((n) => !this.namespace(n) || (seen.get(n) ?? 0) >= passes)) {
+          stopPasses();
+          stopStore();
+          resolve();
+        }
+      };
+      const stopPasses = this.controller.onPass((name) => {
+        if (names.includes(name)) seen.set(name, (seen.get(name) ?? 0) + 1);
+        check();
+      });
+      const stopStore = this.core.store.subscribe((e) => {
+        if (e.gr === 'namespaces' && e.type === 'DELETED') check();
+      });
+      check();
+    });
+  }
+
   /** Number of open watch streams. */
   get openWatches(): number {
     return this.core.hub.open;

@@ -34,3 +34,37 @@ export class FakeClock implements Clock {
     }
   }
 }
+
+/**
+ * The time a run starts at, standing still until the test moves it: `jump(ms)` moves it `ms` ahead and ends every
+ * sleep that ends by then. A run's timeout then comes when an event the test awaits has happened (the fake cluster
+ * has settled), never earlier because a busy machine was slow to get the cluster there.
+ */
+export class JumpClock implements Clock {
+  private current = Date.now();
+  private readonly sleepers = new Set<{ until: number; wake: () => void }>();
+
+  now(): number {
+    return this.current;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted || ms <= 0) return resolve();
+      const entry = { until: this.current + ms, wake: (): void => undefined };
+      entry.wake = () => {
+        this.sleepers.delete(entry);
+        signal?.removeEventListener('abort', entry.wake);
+        resolve();
+      };
+      this.sleepers.add(entry);
+      signal?.addEventListener('abort', entry.wake, { once: true });
+    });
+  }
+
+  /** Move time `ms` ahead; every sleep that ends by then ends now. */
+  jump(ms: number): void {
+    this.current += ms;
+    for (const s of [...this.sleepers]) if (s.until <= this.current) s.wake();
+  }
+}

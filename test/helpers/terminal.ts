@@ -1,10 +1,10 @@
 /** The CLI in a real terminal: tmux runs the bundle against the fake cluster, and the pane is read back. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster, GVR } from '../fake-apiserver/index.js';
 import { FAST } from './harness.js';
+import { tempDir } from './temp.js';
 
 /** Whether tmux is installed. */
 export function hasTmux(): boolean {
@@ -28,7 +28,7 @@ export async function stuckCluster(): Promise<{ cluster: FakeCluster; kubeconfig
   cluster.addNamespace('ks-old', { metadataFinalizers: ['finalizers.kubesphere.io/namespaces'] });
   cluster.addNamespace('pr-9', { labels: { 'preview.example.com/pr': '9' } });
   const { kubeconfig } = await cluster.start();
-  const dir = mkdtempSync(join(tmpdir(), 'nt-term-'));
+  const dir = tempDir('nt-term-');
   const kubeconfigFile = join(dir, 'config');
   writeFileSync(kubeconfigFile, kubeconfig);
   return { cluster, kubeconfigFile };

@@ -1,10 +1,10 @@
 /** One deadline rules everything: a 10 s run ends by timeout + its finishing grace, whatever the server does. */
 import { jest } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster, silentServer } from '../fake-apiserver/index.js';
 import { FAST, runBundle } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** `timeout: 10s` may run 10 s + 5 s of grace; the rest is start-up and publishing on a shared machine. */
 const BOUND_MS = 19_000;
@@ -124,7 +124,7 @@ describe('credentials from an exec plugin are masked', () => {
     cluster.addNamespace('pr-1');
     const { kubeconfig, token } = await cluster.start();
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'nt-exec-'));
+      const dir = tempDir('nt-exec-');
       const plugin = join(dir, 'plugin.mjs');
       const credential = {
         apiVersion: 'client.authentication.k8s.io/v1beta1',
