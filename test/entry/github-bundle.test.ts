@@ -50,7 +50,19 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     const dir = tempDir('nt-sweep-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     const run = await cli(
-      ['--kubeconfig', join(dir, 'config'), '--sweep', 'on', '--sweep-pr-label', LABEL, '--timeout', '20s'],
+      [
+        ...[
+          '--kubeconfig',
+          join(dir, 'config'),
+          '--sweep',
+          'on',
+          '--sweep-pr-label',
+          LABEL,
+          '--timeout',
+          '20s',
+        ],
+        ...['-o', 'markdown'],
+      ],
       { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: api, GITHUB_REPOSITORY: 'acme/shop' },
     );
     expect(run.stderr).not.toContain(TOKEN);
@@ -75,7 +87,7 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
       {},
     );
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/Input "github-token" is empty/);
+    expect(run.stderr).toMatch(/GITHUB_TOKEN is empty/);
     expect(cluster.requests).toEqual([]);
   });
 

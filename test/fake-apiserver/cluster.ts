@@ -380,9 +380,9 @@ export class FakeCluster {
   }
 
   /**
-   * Resolves once each named namespace is gone, or the namespace controller has made `passes` passes over it that
-   * left it Terminating: what blocks it is then written in its conditions and will not change by itself. An event
-   * to end a test's wait on, instead of a timeout a busy machine may use up first.
+   * Resolves once each named namespace is gone, or the namespace controller has made `passes` passes over it: what
+   * blocks it is then written in its conditions (or, for `metadata.finalizers`, on it) and will not change by
+   * itself. An event to end a test's wait on, instead of a timeout a busy machine may use up first.
    */
   settled(names: readonly string[], passes = 1): Promise<void> {
     const seen = new Map<string, number>();

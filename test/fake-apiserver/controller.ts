@@ -36,7 +36,7 @@ export class NamespaceController {
   private readonly failures = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
   private readonly timing: ControllerTiming;
-  /** Told after every pass over a namespace that leaves it Terminating (content or finalizers remain, or an error). */
+  /** Told after every pass over a namespace (whatever is left of it then is the controller's doing). */
   private readonly passListeners = new Set<(name: string) => void>();
 
   constructor(
@@ -63,7 +63,7 @@ export class NamespaceController {
     this.queue.clear();
   }
 
-  /** Call `listener` with the namespace's name after each pass that leaves it Terminating; returns the unsubscribe. */
+  /** Call `listener` with the namespace's name after each of its passes; returns the unsubscribe. */
   onPass(listener: (name: string) => void): () => void {
     this.passListeners.add(listener);
     return () => this.passListeners.delete(listener);
@@ -100,7 +100,7 @@ export class NamespaceController {
       this.failures.set(name, n + 1);
       this.addAfter(name, Math.min(5 * 2 ** n, this.timing.errorBackoffMaxMs));
     }
-    if (r.kind !== 'done') for (const listener of this.passListeners) listener(name);
+    for (const listener of this.passListeners) listener(name);
   }
 
   /** namespacedResourcesDeleter.Delete. */

@@ -226,7 +226,8 @@ describe('the same in the CLI (node dist/cli/index.js)', () => {
     expect(run.code).toBe(1);
     const said =
       'the exec credential plugin cloud-auth exited with status 3; its output is in the log on stderr';
-    expect(run.stdout).toContain(said);
+    // The text wraps in its column: read it with the line breaks taken out.
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(said);
     expect(readFileSync(report, 'utf8')).toContain(said);
     for (const secret of [TOKEN_FILE_CONTENT, KNOWN_TOKEN, '--token-file', 'step 4']) {
       expect(run.stdout).not.toContain(secret);
@@ -245,7 +246,7 @@ describe('the same in the CLI (node dist/cli/index.js)', () => {
     writeFileSync(join(dir, 'config'), execKubeconfig(kubeconfig, command));
     const run = await cli(['--kubeconfig', join(dir, 'config'), '--namespaces', 'pr-1', '--timeout', '5s']);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/exec credential plugin slow-auth/);
+    expect(run.stdout.replace(/\s+/g, ' ')).toMatch(/exec credential plugin slow-auth/);
     expect(pidsIn(pidFile)).toHaveLength(2);
     expect(await stillRunning(pidsIn(pidFile))).toEqual([]);
   });
