@@ -54,10 +54,10 @@ export interface Settings {
   readonly githubToken: string | undefined;
 }
 
-/** Each name that is not a valid namespace name is its own problem; the valid ones are kept. */
+/** Each name that is not a valid namespace name is its own problem (and still a name given, for the other checks). */
 function readNamespaces(read: InputReader, n: Naming, p: Problems): string[] {
   const names = [...new Set(splitList(read(Inputs.namespaces)))];
-  return names.filter((name) => {
+  for (const name of names) {
     const problem = namespaceNameProblem(name);
     if (problem)
       p.errors.push(
@@ -66,8 +66,8 @@ function readNamespaces(read: InputReader, n: Naming, p: Problems): string[] {
           Inputs.namespaces,
         ),
       );
-    return !problem;
-  });
+  }
+  return names;
 }
 
 function readSelector(read: InputReader, n: Naming): string | undefined {

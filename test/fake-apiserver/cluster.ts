@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { DenyRule } from './admission.js';
 import type { PolicyDenial, WebhookDenial } from './denials.js';
+import type { AdmissionPolicy } from './policies.js';
 import { apiServiceObject, reconcileApiServices } from './apiservices.js';
 import { Background } from './background.js';
 import {
@@ -344,6 +345,11 @@ export class FakeCluster {
   }
 
   /** A ValidatingAdmissionPolicy (with its binding) denies the operations on the resources, for the objects `applies` accepts. */
+  /** A ValidatingAdmissionPolicy and its binding as written in YAML (e.g. deploy/admission-policy.yaml), enforced. */
+  addAdmissionPolicy(policy: AdmissionPolicy): void {
+    this.core.api.admissionPolicies.push(policy);
+  }
+
   denyByPolicy(denial: PolicyDenial, applies?: (obj: KObj | undefined) => boolean): void {
     this.core.api.policies.push({ denial, ...(applies ? { applies } : {}) });
   }

@@ -123,6 +123,14 @@ export interface BundleRun {
   ms: number;
 }
 
+/**
+ * How long a run took by its own clock (its report's startedAt to finishedAt): the process's start-up and the
+ * publishing after it are only the machine's speed, never the deadline's.
+ */
+export function runMs(run: BundleRun): number {
+  return Date.parse(run.report?.finishedAt ?? '') - Date.parse(run.report?.startedAt ?? '');
+}
+
 /** Parse a GITHUB_OUTPUT file (`name<<delimiter` blocks). */
 export function parseOutputFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
