@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/shared/ports.js';
+import { systemClock, type Clock } from '../../src/shared/ports.js';
 
 /** A manual clock: sleeps resolve only when `advance` moves time past them. */
 export class FakeClock implements Clock {
@@ -36,19 +36,23 @@ export class FakeClock implements Clock {
 }
 
 /**
- * The time a run starts at, standing still until the test moves it: `jump(ms)` moves it `ms` ahead and ends every
- * sleep that ends by then. A run's timeout then comes when an event the test awaits has happened (the fake cluster
- * has settled), never earlier because a busy machine was slow to get the cluster there.
+ * The time a run starts at, standing still until the test moves it: `jump(ms)` moves it `ms` ahead, ends every sleep
+ * that ends by then, and from then on it runs as real time does. A run's timeout then comes when an event the test
+ * awaits has happened (the fake cluster has settled), never earlier because a busy machine was slow to get there;
+ * what the run does after it (force, verify, diagnose) waits as it would.
  */
 export class JumpClock implements Clock {
   private current = Date.now();
+  /** Real time when the clock started running (after the jump), undefined while it stands still. */
+  private runningSince: number | undefined;
   private readonly sleepers = new Set<{ until: number; wake: () => void }>();
 
   now(): number {
-    return this.current;
+    return this.current + (this.runningSince === undefined ? 0 : Date.now() - this.runningSince);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.runningSince !== undefined) return systemClock.sleep(ms, signal);
     return new Promise((resolve) => {
       if (signal?.aborted || ms <= 0) return resolve();
       const entry = { until: this.current + ms, wake: (): void => undefined };
@@ -62,9 +66,14 @@ export class JumpClock implements Clock {
     });
   }
 
-  /** Move time `ms` ahead; every sleep that ends by then ends now. */
+  /** Move time `ms` ahead; every sleep that ends by then ends now, the others go on in real time. */
   jump(ms: number): void {
     this.current += ms;
-    for (const s of [...this.sleepers]) if (s.until <= this.current) s.wake();
+    this.runningSince = Date.now();
+    for (const s of [...this.sleepers]) {
+      this.sleepers.delete(s);
+      if (s.until <= this.current) s.wake();
+      else void systemClock.sleep(s.until - this.current).then(s.wake);
+    }
   }
 }
