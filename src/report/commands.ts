@@ -112,8 +112,8 @@ export function wrapCommand(command: string, width = COMMAND_WIDTH, indent = '')
     const word = cont.length + raw.length > room ? splitJsonWord(raw, cont, width) : raw;
     const first = word.split('\n')[0]!;
     const pipe = long && word === '|';
-    // The last word needs no room for a ` \` after it.
-    const limit = i === words.length - 1 && !word.includes('\n') ? width : room;
+    // The last word needs no room for a ` \` after it, nor a word whose first line ends inside its quotes.
+    const limit = i === words.length - 1 || word.includes('\n') ? width : room;
     if (line.trim() !== '' && (pipe || line.length + 1 + first.length > limit)) {
       lines.push(`${line} \\`);
       line = cont;

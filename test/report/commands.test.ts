@@ -38,6 +38,13 @@ describe('commands laid out to paste', () => {
     }
   });
 
+  test("a JSON patch opens on the command's line when `'[` fits: that line needs no ` \\`", () => {
+    const command = `kubectl --context fake patch kialis.kiali.io kiali -n pr-7 --type=json -p '[{"op":"remove","path":"/metadata/finalizers/0"},{"op":"remove","path":"/metadata/finalizers/1"}]'`;
+    expect(layoutScript(command, 77).split('\n')[0]).toBe(
+      "kubectl --context fake patch kialis.kiali.io kiali -n pr-7 --type=json -p '[",
+    );
+  });
+
   test('a loop keeps `; do` on its head line', () => {
     const text = layoutScript(LOOP, 60);
     expect(unwrapped(text).split('\n')[0]).toBe(
