@@ -103,6 +103,7 @@ export async function runEngine(
       clock,
       pollMs: opts.pollMs ?? 2_000,
       progressMs: 500,
+      onProgress: seen.onProgress,
     },
     { repository: 'acme/shop', cluster: clusterIdentity(kc) },
   );

@@ -2,12 +2,20 @@
 import type { KubeClient } from '../../src/kube/client.js';
 import type { NamespaceEvent } from '../../src/kube/port.js';
 import type { NamespaceState } from '../../src/model/cluster.js';
+import type { Progress } from '../../src/teardown/progress.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 
-/** Records the newest resourceVersion the run read of each namespace, by GET, list or watch. */
+/** Records the newest resourceVersion the run read of each namespace, by GET, list or watch, and its progress. */
 export class SeenVersions {
   private readonly versions = new Map<string, number>();
   private readonly waiting = new Set<() => void>();
+  private progress: Progress | undefined;
+
+  /** The run's progress listener: a target gone counts once the run has finished its story. */
+  readonly onProgress = (p: Progress): void => {
+    this.progress = p;
+    for (const check of [...this.waiting]) check();
+  };
 
   private note(ns: NamespaceState | undefined): void {
     if (!ns?.resourceVersion) return;
@@ -42,7 +50,10 @@ export class SeenVersions {
     };
   }
 
-  /** Resolves once the run has read each of `names` (all of the cluster's when empty) at its current version. */
+  /**
+   * Resolves once the run has read each of `names` (all of the cluster's when empty) at its current version, and has
+   * finished the story of each that is gone.
+   */
   caughtUp(cluster: FakeCluster, names: readonly string[]): Promise<void> {
     return new Promise((resolve) => {
       const check = (): void => {
@@ -51,7 +62,8 @@ export class SeenVersions {
           const rv = cluster.namespace(n)?.metadata.resourceVersion;
           return rv !== undefined && (this.versions.get(n) ?? 0) < Number(rv);
         });
-        if (behind.length > 0) return;
+        const gone = names.filter((n) => !cluster.namespace(n)).length;
+        if (behind.length > 0 || (this.progress?.gone ?? 0) < gone) return;
         this.waiting.delete(check);
         resolve();
       };
