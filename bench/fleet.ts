@@ -110,7 +110,11 @@ export async function runFleet(
   root: string,
   log: (line: string) => void,
 ): Promise<FleetResult> {
-  const [clusters, perCluster, stuckPerCluster] = opts.quick ? [5, 20, 2] : [50, 200, 10];
+  const [clusters, perCluster, stuckPerCluster] = opts.smoke
+    ? [3, 10, 1]
+    : opts.quick
+      ? [5, 20, 2]
+      : [50, 200, 10];
   const result: FleetResult = { clusters, perCluster, stuckPerCluster, inputBytes: 0, samples: [] };
   if (!existsSync(join(root, 'dist', 'merge', 'index.js'))) {
     result.skipped = 'dist/merge/index.js is missing (run npm run build)';

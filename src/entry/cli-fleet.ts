@@ -3,14 +3,18 @@
  * isolated (src/fleet/isolate.ts), then the merged answer printed as `merge` prints it.
  */
 import type { GitHubApi } from '../github/port.js';
+import { commentOnPullRequest } from '../github/post-comment.js';
 import { explain } from '../kube/explain.js';
 import { runIsolated } from '../fleet/isolate.js';
 import { mergeFleet } from '../fleet/merge.js';
+import type { RunContext } from '../model/run.js';
+import { renderFleetComment } from '../report/fleet-comment.js';
 import type { Settings } from '../settings/settings.js';
 import { ConfigError } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import type { Progress } from '../teardown/progress.js';
 import { failedReport, runDeadline } from '../teardown/run.js';
+import { pullRequestOf } from './context.js';
 import { runOnCluster } from './engine.js';
 import { fleetExitCode, renderFleetOutput, writeFleetReport } from './fleet-output.js';
 import type { OutputChoice } from './output.js';
@@ -42,6 +46,8 @@ export interface ContextsRun {
   status: Status;
   signal: AbortSignal;
   github: () => Promise<GitHubApi>;
+  /** The workflow the command line runs in, if any (GITHUB_* variables): every cluster's and the fleet's. */
+  context: RunContext;
 }
 
 /** Each line of a cluster's log, marked with its cluster. */
@@ -103,7 +109,7 @@ export async function runContexts(run: ContextsRun): Promise<number> {
           github: run.github,
           env: process.env,
         },
-        {},
+        run.context,
       );
     },
   }));
@@ -114,7 +120,7 @@ export async function runContexts(run: ContextsRun): Promise<number> {
     failed: (name, why, cancelled) =>
       failedReport(
         settingsOf(name),
-        { cluster: { name, context: name } },
+        { ...run.context, cluster: { name, context: name } },
         started,
         typeof why === 'string' ? why : explain(why),
         cancelled,
@@ -125,11 +131,17 @@ export async function runContexts(run: ContextsRun): Promise<number> {
     expected: run.contexts,
     found: results.map((r) => ({ source: `--context ${r.name}`, checked: { report: r.report } })),
     failOn: run.settings.failOn,
-    context: {},
+    context: run.context,
     now: systemClock.now(),
   });
   if (run.reportPath) writeFleetReport(fleet, run.reportPath);
   run.status.done();
   process.stdout.write(renderFleetOutput(fleet, run.output, run.reportPath));
-  return run.signal.aborted ? 1 : fleetExitCode(fleet);
+  if (run.settings.prComment && !run.signal.aborted) {
+    const pr = pullRequestOf(run.context);
+    if (pr)
+      await commentOnPullRequest(renderFleetComment(fleet), pr, run.github, run.status.logger, systemClock);
+    else run.status.logger.info('--pr-comment: no pull request in GITHUB_EVENT_PATH; no comment written.');
+  }
+  return fleetExitCode(fleet);
 }

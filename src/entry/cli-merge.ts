@@ -7,6 +7,7 @@ import { readClusterList } from '../settings/cluster-name.js';
 import { readFailOn } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
 import { fleetExitCode, renderFleetOutput, writeFleetReport } from './fleet-output.js';
+import { CLI_NAMING } from './flags.js';
 import { chooseOutput } from './output.js';
 
 export const MERGE_HELP = `namespace-teardown merge: one answer from the reports of runs in many clusters.
@@ -19,7 +20,7 @@ Usage: namespace-teardown merge [options] PATH...
                         one without a usable report is shown as unknown (default: those found)
   --fail-on MODE        leaked | stuck | never, applied to every cluster (default leaked)
   --report FILE         write the merged JSON report there
-  --output FORMAT       text | markdown | json (default: text on a terminal, else markdown)
+  -o, --output FORMAT   text (default) | json | markdown (the merge step's job summary)
   --help                this text
 
 A report that is corrupt, of another version or not a report is named, never skipped.
@@ -60,8 +61,8 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     const v = values[name];
     return typeof v === 'string' ? v : '';
   };
-  const expected = readClusterList(read('clusters'), 'clusters');
-  const failOn = readFailOn(read);
+  const expected = readClusterList(read('clusters'), 'clusters', CLI_NAMING);
+  const failOn = readFailOn(read, CLI_NAMING);
   const output = chooseOutput(values.output as string | undefined, process.stdout, process.env);
   const found = await readReports(positionals);
   const reports = found.flatMap((f) => ('report' in f.checked ? [f.checked.report] : []));

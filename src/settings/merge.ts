@@ -2,7 +2,9 @@
 import { ConfigError } from '../shared/errors.js';
 import { MergeInputs } from './action-names.js';
 import { readClusterList } from './cluster-name.js';
-import { readBoolean, readFailOn, type FailOn, type InputReader } from './settings.js';
+import { ACTION_NAMING, Problems, type Naming } from './naming.js';
+import { readBoolean, type InputReader } from './read.js';
+import { readFailOn, type FailOn } from './settings.js';
 
 /** Where `actions/download-artifact` puts the reports when the workflow names no other path. */
 export const DEFAULT_REPORTS_DIR = 'namespace-teardown-reports';
@@ -18,30 +20,38 @@ export interface MergeSettings {
   readonly githubToken: string | undefined;
 }
 
-/** Read and check the merge's inputs; throws ConfigError naming the input, the value and what is allowed. */
-export function readMergeSettings(read: InputReader): MergeSettings {
+function readClusters(read: InputReader, n: Naming): string[] {
+  const clusters = readClusterList(read(MergeInputs.clusters), MergeInputs.clusters, n);
+  if (clusters.length === 0)
+    throw new ConfigError(
+      `${n.input(MergeInputs.clusters)} is empty; give the clusters the matrix ran (its JSON list as is, or names one a line), so a cluster whose job wrote no report is reported \`unknown\` instead of left out.`,
+      MergeInputs.clusters,
+    );
+  return clusters;
+}
+
+/** Read and check the merge's inputs; throws one ConfigError naming every input that is wrong. */
+export function readMergeSettings(read: InputReader, n: Naming = ACTION_NAMING): MergeSettings {
+  const p = new Problems();
   const reports = read(MergeInputs.reports)
     .split('\n')
     .map((s) => s.trim())
     .filter(Boolean);
-  const clusters = readClusterList(read(MergeInputs.clusters), MergeInputs.clusters);
-  if (clusters.length === 0)
-    throw new ConfigError(
-      'Input "clusters" is empty; give the clusters the matrix ran (its JSON list as is, or names one a line), so a cluster whose job wrote no report is reported `unknown` instead of left out.',
-      MergeInputs.clusters,
-    );
   const githubToken = read(MergeInputs.githubToken).trim() || undefined;
-  const prComment = readBoolean(read, MergeInputs.prComment, false);
-  if (prComment && githubToken === undefined)
-    throw new ConfigError(
-      'Input "github-token" is empty; "pr-comment: true" needs a token that can write pull-request comments.',
-      MergeInputs.githubToken,
-    );
-  return Object.freeze({
+  const settings: MergeSettings = {
     reports: reports.length ? reports : [DEFAULT_REPORTS_DIR],
-    clusters,
-    failOn: readFailOn(read),
-    prComment,
+    clusters: p.take(() => readClusters(read, n), []),
+    failOn: p.take(() => readFailOn(read, n), 'leaked'),
+    prComment: p.take(() => readBoolean(read, MergeInputs.prComment, false, n), false),
     githubToken,
-  });
+  };
+  if (settings.prComment && githubToken === undefined)
+    p.errors.push(
+      new ConfigError(
+        `${n.input(MergeInputs.githubToken)} is empty; ${n.setting(MergeInputs.prComment, 'true')} needs a token that can write pull-request comments.`,
+        MergeInputs.githubToken,
+      ),
+    );
+  p.throwAny();
+  return Object.freeze(settings);
 }

@@ -4,14 +4,14 @@
  * actions/download-artifact lays them out; the merge action's bundle makes one answer of them. Then the command line:
  * `merge DIR…` and `--context a,b,c`. Needs `npm run build`.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FleetReport } from '../../src/model/fleet.js';
 import { type FakeCluster, silentServer } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
 import { joinKubeconfigs, previewCluster, renamed } from '../helpers/fleet.js';
 import { runBundle, runCli, type BundleRun } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'ghs_fleet-token-never-printed-7';
 /** What a repository variable would hold: the matrix's list, passed to the merge as it is. */
@@ -59,7 +59,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
         ),
       ),
     );
-    artifacts = mkdtempSync(join(tmpdir(), 'nt-artifacts-'));
+    artifacts = tempDir('nt-artifacts-');
     for (const [i, name] of ['eu', 'us'].entries()) {
       const dir = join(artifacts, `namespace-teardown-${name}`);
       mkdirSync(dir);
@@ -105,7 +105,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
   });
 
   test('fail-on: never and the same reports laid out by merge-multiple: the same answer, the check passes', async () => {
-    const flat = mkdtempSync(join(tmpdir(), 'nt-flat-'));
+    const flat = tempDir('nt-flat-');
     for (const job of jobs) copyFileSync(job.outputs.report!, join(flat, basename(job.outputs.report!)));
     const run = await merge({ reports: flat, clusters: 'eu\nus', 'fail-on': 'never' });
     expect(run.code).toBe(0);
@@ -113,7 +113,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
   });
 
   test('a corrupt report is named in the summary and fails the check; the step never crashes on it', async () => {
-    const bad = mkdtempSync(join(tmpdir(), 'nt-bad-'));
+    const bad = tempDir('nt-bad-');
     writeFileSync(join(bad, 'eu.json'), readFileSync(jobs[0]!.outputs.report!, 'utf8').slice(0, 200));
     const run = await merge({ reports: bad, clusters: 'eu' });
     expect(run.code).toBe(1);
@@ -133,7 +133,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
     const gh = new FakeGitHub(TOKEN);
     const api = await gh.start();
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'nt-event-'));
+      const dir = tempDir('nt-event-');
       const event = join(dir, 'event.json');
       writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: 'Add cart' } }));
       const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };
@@ -162,7 +162,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
       /^✗ Namespace teardown on 3 clusters: 1 stuck, 1 gone of 2 namespaces · 1 unknown$/m,
     );
     expect(text.stdout).toMatch(/^ap +unknown +— +no report/m);
-    const markdown = await cli(['merge', artifacts, '--clusters', 'eu,us,ap']);
+    const markdown = await cli(['merge', artifacts, '--clusters', 'eu,us,ap', '-o', 'markdown']);
     expect(markdown.stdout).toContain('| **us** | ❌ stuck | 1 stuck of 1 namespace |');
     const json = await cli(['merge', artifacts, '-o', 'json']);
     expect(json.code).toBe(1);
@@ -184,7 +184,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
         { name: 'kind-us', kubeconfig: kubeconfigs.us },
         { name: 'kind-hang', kubeconfig: silent.kubeconfig },
       ]);
-      const dir = mkdtempSync(join(tmpdir(), 'nt-contexts-'));
+      const dir = tempDir('nt-contexts-');
       writeFileSync(join(dir, 'config'), config);
       const report = join(dir, 'fleet.json');
       const args = ['--kubeconfig', join(dir, 'config'), '--namespaces', 'preview-pr-42', '--timeout', '2s'];

@@ -2,8 +2,7 @@
  * The merge over reports of real runs: two fake API servers (one clean, one where a finalizer leaked), one that cannot
  * be reached, one cluster whose job never ran; each run through the real entry, its report written as an artifact.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeFleet } from '../../src/fleet/merge.js';
 import { readReports } from '../../src/fleet/read.js';
@@ -15,6 +14,7 @@ import { renderFleetText } from '../../src/report/fleet-text.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 import { previewCluster, renamed, runCluster, writeArtifacts } from '../helpers/fleet.js';
 import { assertWellFormed } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SELECTOR = 'preview.example.com/env=preview';
 const EXPECTED = ['eu', 'us', 'ap', 'sa'];
@@ -38,7 +38,7 @@ describe('one answer from the reports of runs in several clusters', () => {
       runCluster(renamed(b.kubeconfig, 'kind-us'), { ...inputs, 'cluster-name': 'us' }),
       runCluster(renamed(c.kubeconfig, 'kind-ap'), { ...inputs, 'cluster-name': 'ap' }),
     ]);
-    dir = mkdtempSync(join(tmpdir(), 'nt-fleet-'));
+    dir = tempDir('nt-fleet-');
     writeArtifacts(dir, reports);
   }, 60_000);
   afterAll(() => Promise.all(clusters.map((c) => c.stop())));
@@ -120,7 +120,7 @@ describe('one answer from the reports of runs in several clusters', () => {
   });
 
   test('the same leak in two clusters is one cause, with one script reaching both contexts', async () => {
-    const other = mkdtempSync(join(tmpdir(), 'nt-fleet-'));
+    const other = tempDir('nt-fleet-');
     const second = structuredClone(reports[1]!);
     second.context.cluster = { ...second.context.cluster, name: 'eu', context: 'kind-eu' };
     writeArtifacts(other, [second, reports[1]!]);
@@ -139,7 +139,7 @@ describe('one answer from the reports of runs in several clusters', () => {
   });
 
   test('download-artifact with merge-multiple (all reports in one directory) merges the same', async () => {
-    const flat = mkdtempSync(join(tmpdir(), 'nt-fleet-flat-'));
+    const flat = tempDir('nt-fleet-flat-');
     for (const sub of readdirSync(dir))
       for (const file of readdirSync(join(dir, sub)))
         copyFileSync(join(dir, sub, file), join(flat, `${sub}-${file}`));
@@ -149,7 +149,7 @@ describe('one answer from the reports of runs in several clusters', () => {
   });
 
   test('a corrupt, a wrong-version and a missing report are each named; their clusters are unknown', async () => {
-    const bad = mkdtempSync(join(tmpdir(), 'nt-fleet-bad-'));
+    const bad = tempDir('nt-fleet-bad-');
     writeArtifacts(bad, [reports[0]!]);
     mkdirSync(join(bad, 'namespace-teardown-us'));
     writeFileSync(join(bad, 'namespace-teardown-us', 'r.json'), JSON.stringify(reports[1]).slice(0, 500));

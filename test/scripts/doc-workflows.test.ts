@@ -1,0 +1,48 @@
+/**
+ * The workflows the README and docs/ show are the ones a user pastes: each passes actionlint as written and sets
+ * `permissions` (the least it needs), as the repository's own workflows must.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { actionlint } from '../../scripts/actionlint.js';
+
+/** Every fenced YAML block of `file` that is a whole workflow (it has `on:` and `jobs:`). */
+function workflowsIn(file: string): { name: string; text: string }[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/```ya?ml\n([\s\S]*?)\n```/g)]
+    .map((m) => m[1]!)
+    .filter((block) => /^on:/m.test(block) && /^jobs:/m.test(block))
+    .map((block, i) => ({ name: `${file} #${i + 1}`, text: `${block}\n` }));
+}
+
+const FILES = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+];
+const WORKFLOWS = FILES.flatMap(workflowsIn);
+
+describe('the workflows in the documentation', () => {
+  test('there are some: the first one in the README', () => {
+    expect(WORKFLOWS[0]?.name).toBe('README.md #1');
+    expect(WORKFLOWS.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test.each(WORKFLOWS.map((w) => [w.name, w.text]))(
+    '%s passes actionlint and sets permissions',
+    async (name, text) => {
+      const problems = await actionlint(text, `${name.replace(/\W+/g, '-')}.yml`);
+      expect(problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([]);
+      expect(Object.keys(parse(text) as object)).toContain('permissions');
+    },
+  );
+
+  test("the README's first workflow hands Helm and the action one kubeconfig file, through KUBECONFIG", () => {
+    const text = WORKFLOWS[0]!.text;
+    expect(text).toContain('echo "KUBECONFIG=$RUNNER_TEMP/kubeconfig" >> "$GITHUB_ENV"');
+    expect(text).not.toMatch(/KUBECONFIG_DATA|kubeconfig: \$\{\{/);
+    expect(text).toMatch(/uses: namespace-teardown\/namespace-teardown@v1\n/);
+  });
+});
