@@ -1,14 +1,18 @@
 /**
  * `npm run screenshot [scenario…]`: run each scenario for real on the fake cluster, render its job summary as
  * GitHub does (GFM, github-markdown-css, a 950 px panel) in headless Chromium, and write docs/summary/NAME.png
- * with the markdown beside it. It also fails when a code block would scroll sideways in that panel.
+ * with the markdown beside it (`fleet`: the merge step's summary for three clusters). It also fails when a code block
+ * would scroll sideways in that panel.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planAnnotations } from '../src/report/annotations.js';
+import { planAnnotations, type Annotation } from '../src/report/annotations.js';
+import { planFleetAnnotations } from '../src/report/fleet-annotations.js';
+import { renderFleetSummary } from '../src/report/fleet-markdown.js';
+import { runFleetScenario } from './fleet-scenario.js';
 import { renderSummary } from '../src/report/markdown.js';
 import { gfm, gfmProblems } from '../test/helpers/gfm.js';
 import { runScenario, SCENARIOS } from './scenarios.js';
@@ -62,20 +66,9 @@ function chromium(args: string[], userDir: string): string {
   });
 }
 
-const wanted = process.argv.slice(2);
-mkdirSync(OUT, { recursive: true });
-let failed = false;
-for (const s of SCENARIOS.filter((x) => wanted.length === 0 || wanted.includes(x.name))) {
-  const report = await runScenario(s);
-  report.context = {
-    ...report.context,
-    pullRequest: { number: 123, title: 'Add the checkout service' },
-    sha: '0123456789abcdef0123456789abcdef01234567',
-    runUrl: RUN_URL,
-  };
-  const { emit, overflow } = planAnnotations(report);
-  const markdown = renderSummary(report, '/home/runner/work/_temp/namespace-teardown.json', { overflow });
-  writeFileSync(join(OUT, `${s.name}.md`), markdown);
+/** Render `markdown` as GitHub does into OUT/NAME.png (beside NAME.md); the problems found in it. */
+function shoot(name: string, markdown: string): string[] {
+  writeFileSync(join(OUT, `${name}.md`), markdown);
   const problems = gfmProblems(markdown, [RUN_URL]);
   const dir = mkdtempSync(join(tmpdir(), 'nt-shot-'));
   try {
@@ -85,7 +78,7 @@ for (const s of SCENARIOS.filter((x) => wanted.length === 0 || wanted.includes(x
     const overflowText = /data-overflow="([^"]*)"/.exec(dom)?.[1] ?? '';
     const height = Math.ceil(Number(/data-height="([^"]*)"/.exec(dom)?.[1] ?? '1200'));
     if (overflowText) problems.push(`scrolls sideways: ${overflowText}`);
-    const png = join(OUT, `${s.name}.png`);
+    const png = join(OUT, `${name}.png`);
     chromium(
       [`--screenshot=${png}`, `--window-size=980,${Math.min(height, 4000)}`, `file://${html}`],
       join(dir, 'profile-2'),
@@ -93,13 +86,49 @@ for (const s of SCENARIOS.filter((x) => wanted.length === 0 || wanted.includes(x
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  return problems;
+}
+
+const CONTEXT = {
+  repository: 'acme/shop',
+  pullRequest: { number: 123, title: 'Add the checkout service' },
+  sha: '0123456789abcdef0123456789abcdef01234567',
+  runUrl: RUN_URL,
+  serverUrl: 'https://github.com',
+};
+
+function said(name: string, markdown: string, emit: Annotation[], overflow: number, failing: boolean): void {
   const levels = emit.reduce<Record<string, number>>(
     (n, a) => ({ ...n, [a.level]: (n[a.level] ?? 0) + 1 }),
     {},
   );
   console.log(
-    `${s.name}: ${Buffer.byteLength(markdown)} bytes, ${markdown.split('\n').length - 1} lines; annotations ${JSON.stringify(levels)}${report.failures.length ? ' + the failure line' : ''}, ${overflow} over; ${OUT}/${s.name}.png`,
+    `${name}: ${Buffer.byteLength(markdown)} bytes, ${markdown.split('\n').length - 1} lines; annotations ${JSON.stringify(levels)}${failing ? ' + the failure line' : ''}, ${overflow} over; ${OUT}/${name}.png`,
   );
+}
+
+const wanted = process.argv.slice(2);
+mkdirSync(OUT, { recursive: true });
+let failed = false;
+for (const s of SCENARIOS.filter((x) => wanted.length === 0 || wanted.includes(x.name))) {
+  const report = await runScenario(s);
+  report.context = { ...report.context, ...CONTEXT, repository: report.context.repository };
+  const { emit, overflow } = planAnnotations(report);
+  const markdown = renderSummary(report, '/home/runner/work/_temp/namespace-teardown.json', { overflow });
+  const problems = shoot(s.name, markdown);
+  said(s.name, markdown, emit, overflow, report.failures.length > 0);
+  for (const p of problems) console.log(`  problem: ${p}`);
+  failed ||= problems.length > 0;
+}
+if (wanted.length === 0 || wanted.includes('fleet')) {
+  // The merge step's summary for three clusters: one clean, one where a finalizer leaked, one unreachable.
+  const fleet = await runFleetScenario(CONTEXT);
+  const { emit, overflow } = planFleetAnnotations(fleet);
+  const markdown = renderFleetSummary(fleet, '/home/runner/work/_temp/namespace-teardown-fleet.json', {
+    overflow,
+  });
+  const problems = shoot('fleet', markdown);
+  said('fleet', markdown, emit, overflow, fleet.failures.length > 0);
   for (const p of problems) console.log(`  problem: ${p}`);
   failed ||= problems.length > 0;
 }

@@ -14,6 +14,7 @@ import type { TeardownDeps } from '../teardown/delete-and-wait.js';
 import { runDeadline, runTeardown } from '../teardown/run.js';
 import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
+import { namedCluster } from '../fleet/identity.js';
 
 /** How long closing the cluster connections may take before the result is published anyway. */
 const CLOSE_BUDGET_MS = 1_000;
@@ -104,7 +105,8 @@ export async function runOnCluster(
       github: async () => (await wiring.github()).until(wiring.started + settings.timeoutMs),
       serverUrl: serverUrlOf(wiring.env),
     };
-    return await race(runEngine(settings, deps, { ...context, cluster: connected.cluster }));
+    const cluster = namedCluster(connected.cluster, settings.clusterName);
+    return await race(runEngine(settings, deps, { ...context, cluster }));
   } finally {
     await closeWithin(kube, CLOSE_BUDGET_MS);
   }
