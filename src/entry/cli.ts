@@ -40,6 +40,9 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --sweep-closed-for DURATION  how long a PR must have been closed (default 1h)
   --sweep-max-age DURATION     unlabelled candidates go once older than this (default: never)
   --sweep-repository REPO      owner/name to ask (default: GITHUB_REPOSITORY)
+  --keep-label LABEL           a PR with this label keeps its preview in the sweep (default keep-preview;
+                               '' for none)
+  --max-age DURATION           the sweep removes candidates older than this, e.g. 7d, even while their PR is open
                                The sweep reads the token from GITHUB_TOKEN (GITHUB_API_URL, GITHUB_GRAPHQL_URL for GHES).
   --report FILE                write the JSON report there
   --output FORMAT              text | markdown | json (default: text on a terminal, else markdown);
@@ -83,6 +86,8 @@ const VALUE_FLAGS = [
   'sweep-closed-for',
   'sweep-max-age',
   'sweep-repository',
+  'keep-label',
+  'max-age',
   'report',
   'output',
 ] as const;
@@ -125,6 +130,8 @@ export async function cli(argv: string[]): Promise<number> {
       if (name === Inputs.githubToken) return process.env.GITHUB_TOKEN ?? '';
       if (name === Inputs.sweepRepository && values[name] === undefined)
         return process.env.GITHUB_REPOSITORY ?? '';
+      // action.yml's default; `--keep-label ''` sets none.
+      if (name === Inputs.keepLabel && values[name] === undefined) return 'keep-preview';
       const v = values[name];
       if (Array.isArray(v)) return v.join('\n');
       if (typeof v === 'boolean') return String(v);

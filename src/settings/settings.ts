@@ -6,6 +6,8 @@ import { ConfigError } from '../shared/errors.js';
 import { compileGlob, globProblem } from '../shared/glob.js';
 import { readSweep } from './sweep.js';
 import type { SweepSettings } from '../model/sweep.js';
+import type { LifecycleSettings } from '../model/lifecycle.js';
+import { readLifecycle } from './lifecycle.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { readScope, type Scope } from './scope.js';
@@ -45,6 +47,8 @@ export interface Settings {
   readonly warnings: readonly string[];
   /** Choose the targets by asking GitHub which pull requests are closed; undefined = `sweep: off`. */
   readonly sweep: SweepSettings | undefined;
+  /** The keep label, max age, the comment command and what is done with GitOps owners. */
+  readonly lifecycle: LifecycleSettings;
   /** Create or update one comment on the pull request of the triggering event. */
   readonly prComment: boolean;
   /** For the sweep and the PR comment; never printed. */
@@ -215,6 +219,7 @@ export function readSettings(read: InputReader): Settings {
     force: forced.policy,
     warnings: forced.warnings,
     sweep,
+    lifecycle: readLifecycle(read, sweep !== undefined),
     prComment: readBoolean(read, Inputs.prComment, false),
     githubToken,
   };

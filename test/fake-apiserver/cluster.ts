@@ -166,12 +166,18 @@ export class FakeCluster {
 
   addNamespace(
     name: string,
-    opts: { labels?: Record<string, string>; metadataFinalizers?: string[]; createdAt?: string } = {},
+    opts: {
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+      metadataFinalizers?: string[];
+      createdAt?: string;
+    } = {},
   ): NsObj {
     const body = {
       metadata: {
         name,
         labels: opts.labels,
+        annotations: opts.annotations,
         finalizers: opts.metadataFinalizers,
         creationTimestamp: opts.createdAt,
       },

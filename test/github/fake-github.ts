@@ -5,6 +5,8 @@ export interface FakePull {
   state: 'open' | 'closed';
   merged_at?: string | null;
   closed_at?: string | null;
+  /** Label names; a query that asks for labels gets them (none when unset). */
+  labels?: string[];
 }
 
 /** A comment's author as GitHub records it. */
@@ -95,7 +97,7 @@ export class FakeGitHub {
     for (const [, alias, asked] of body.query.matchAll(/(\w+): pullRequest\(number: (\d+)\)/g)) {
       const n = Number(asked) + (how === 'swapped' ? 1 : 0);
       const p = this.pulls.get(n);
-      repository[alias!] = p ? graphqlNode(n, p) : null;
+      repository[alias!] = p ? graphqlNode(n, p, /labels\(first: \d+\)/.test(body.query)) : null;
       if (!p)
         errors.push({
           type: 'NOT_FOUND',
@@ -129,7 +131,8 @@ export class FakeGitHub {
     if (pull && req.method === 'GET') {
       const n = Number(pull[1]) + (how === 'swapped' ? 1 : 0);
       const p = this.pulls.get(n);
-      return p ? [200, { number: n, ...p }] : [404, { message: 'Not Found' }];
+      const labels = (p?.labels ?? []).map((name) => ({ name }));
+      return p ? [200, { number: n, ...p, labels }] : [404, { message: 'Not Found' }];
     }
     if (/\/issues\/\d+\/comments$/.test(url.pathname)) {
       if (req.method === 'GET' && how === 'endless-link') {
@@ -158,10 +161,13 @@ export class FakeGitHub {
   }
 }
 
-function graphqlNode(n: number, p: FakePull): object {
+function graphqlNode(n: number, p: FakePull, withLabels: boolean): object {
   const state = p.state === 'open' ? 'OPEN' : p.merged_at ? 'MERGED' : 'CLOSED';
   const url = `https://github.com/acme/shop/pull/${n}`;
-  return { number: n, state, closedAt: p.closed_at ?? null, mergedAt: p.merged_at ?? null, url };
+  const node = { number: n, state, closedAt: p.closed_at ?? null, mergedAt: p.merged_at ?? null, url };
+  if (!withLabels) return node;
+  const names = p.labels ?? [];
+  return { ...node, labels: { totalCount: names.length, nodes: names.map((name) => ({ name })) } };
 }
 
 /** A JSON array of comments that never ends: written as fast as the client reads, until it hangs up. */

@@ -87,9 +87,9 @@ describe('sweep and PR comment inputs', () => {
     },
     {
       name: 'max age not a duration',
-      given: { ...SWEEP, 'sweep-max-age': '3d' },
+      given: { ...SWEEP, 'sweep-max-age': '3 days' },
       input: 'sweep-max-age',
-      message: /"sweep-max-age" is "3d"/,
+      message: /"sweep-max-age" is "3 days"/,
     },
     {
       name: 'repository without owner',

@@ -1,0 +1,38 @@
+/** The preview's lifecycle: the keep label, expiry, a teardown asked for in a comment, and GitOps owners first. */
+
+/** What is done with a live GitOps owner (Flux, Argo CD) of a target before the namespace is deleted. */
+export const GITOPS_OWNER_POLICIES = ['report', 'suspend', 'delete'] as const;
+export type GitopsOwnerPolicy = (typeof GITOPS_OWNER_POLICIES)[number];
+
+/** The annotation whose value (a duration, e.g. `48h`) sets a namespace's expiry from its creation. */
+export const TTL_ANNOTATION = 'namespace-teardown.github.io/ttl';
+/** The annotation whose value (an RFC 3339 time, e.g. `2026-12-01T00:00:00Z`) is a namespace's expiry. */
+export const EXPIRES_ANNOTATION = 'namespace-teardown.github.io/expires';
+
+/** The lifecycle inputs, parsed. */
+export interface LifecycleSettings {
+  /** A pull request carrying this label keeps its preview on every path; undefined = no label keeps. */
+  readonly keepLabel: string | undefined;
+  /** The sweep removes candidates older than this even while their pull request is open; undefined = never. */
+  readonly maxAgeMs: number | undefined;
+  /** The word a pull-request comment starts with to ask for the teardown, e.g. `/teardown`. */
+  readonly command: string;
+  readonly gitopsOwners: GitopsOwnerPolicy;
+}
+
+/** Who asked for the teardown in a comment, and what came of it. */
+export interface CommentRequest {
+  login: string;
+  /** The comment's link, when the event gave one on this GitHub server. */
+  url?: string;
+  /** The commenter's permission on the repository, as GitHub answered it; absent when it could not be read. */
+  permission?: string;
+}
+
+/** What the lifecycle decided for this run, beside the targets. */
+export interface LifecycleReport {
+  /** Nothing was deleted, and why in one line; `keptBy` when a pull request's keep label kept the preview. */
+  skipped?: { why: string; keptBy?: { label: string; pr: number } };
+  /** The comment that asked for the teardown (it ran only when `skipped` is absent). */
+  request?: CommentRequest;
+}
