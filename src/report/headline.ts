@@ -7,6 +7,7 @@ import { layoutScript, withContext } from './commands.js';
 import { fence, md, mdLink } from './escape.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
+import { requestLine, skippedWords } from './lifecycle.js';
 
 /** How each outcome is counted in the headline, most urgent first. */
 export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
@@ -66,6 +67,16 @@ function objectCount(report: RunReport): string {
 
 /** The headline: what happened to how many namespaces, on which cluster, and whether the check fails. */
 export function renderHeadline(report: RunReport): string {
+  const skipped = skippedWords(report);
+  if (skipped)
+    return [
+      `## ⏭️ Namespace teardown skipped: ${skipped}`,
+      whereLine(report),
+      requestLine(report),
+      '**Nothing was deleted**; no cluster was asked.',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
   const fails = report.failures.length > 0;
   const icon = fails ? '❌' : report.targets.some((t) => t.outcome === 'forced') ? '⚠️' : '✅';
   const check = fails
@@ -78,6 +89,7 @@ export function renderHeadline(report: RunReport): string {
   return [
     `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${objectCount(report)}${sweep}`,
     whereLine(report),
+    requestLine(report),
     check,
     error,
   ]

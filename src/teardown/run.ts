@@ -2,6 +2,7 @@
 import { formatDuration } from '../shared/duration.js';
 import type { Clock } from '../shared/ports.js';
 import type { RunContext, RunReport, RunResult, TargetReport } from '../model/run.js';
+import type { LifecycleReport } from '../model/lifecycle.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { refuseWritesOn } from './cancel.js';
@@ -117,6 +118,27 @@ export function failedReport(
     failures: failuresOf(settings, [], { error, cancelled }),
     error,
     ...(cancelled ? { cancelled } : {}),
+  };
+}
+
+/** The report of a run that deleted nothing and read no cluster: `lifecycle.skipped` says why. */
+export function skippedReport(
+  settings: Settings,
+  context: RunContext,
+  clock: Clock,
+  lifecycle: LifecycleReport,
+): RunReport {
+  const now = new Date(clock.now()).toISOString();
+  return {
+    version: 1,
+    context,
+    startedAt: now,
+    finishedAt: now,
+    settings: settingsOf(settings),
+    targets: [],
+    result: 'skipped',
+    failures: [],
+    lifecycle,
   };
 }
 

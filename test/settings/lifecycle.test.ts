@@ -7,7 +7,7 @@ const SWEEP = {
   'github-token': 'ghs_x',
 };
 const reader =
-  (given: Record<string, string>) =>
+  (given: Record<string, string | undefined>) =>
   (name: string): string =>
     given[name] ?? '';
 
