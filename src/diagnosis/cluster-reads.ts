@@ -4,7 +4,7 @@ import {
   readyAddresses,
   toApiService,
   toBinding,
-  toCrd,
+  crdFromMeta,
   toLease,
   toNode,
   toPod,
@@ -12,9 +12,11 @@ import {
   toWebhooks,
   toWorkload,
 } from './raw.js';
+import type { KubeReader } from '../kube/port.js';
 import type { Reads } from './reads.js';
 import type {
   ApiServiceState,
+  BindingState,
   CrdState,
   LeaseState,
   NodeState,
@@ -42,20 +44,36 @@ export async function readBacking(
   return slices && { serviceExists: true, readyEndpoints: readyAddresses(slices.items) };
 }
 
-/** All APIServices; the backing Service and endpoints only for those not Available. */
-export async function readApiServices(reads: Reads): Promise<ApiServiceState[]> {
+/** All APIServices; the backing Service and endpoints only for those not Available (read once per run). */
+export function readApiServices(reads: Reads): Promise<ApiServiceState[]> {
+  return reads.shared('apiservices', (r) => readApiServicesNow(r));
+}
+
+/** The same, now (never shared); the backing only of those not Available that `want` accepts. */
+export async function readApiServicesNow(
+  reads: Reads,
+  want: (a: ApiServiceState) => boolean = () => true,
+): Promise<ApiServiceState[]> {
   const raw = await reads.listRaw(READ_AREA.apiServices, PATHS.apiServices);
   const all = (raw ?? []).map(toApiService).sort((a, b) => compareText(a.name, b.name));
   return reads.map(all, async (a) => {
-    if (a.available?.status === 'True' || !a.service) return a;
+    if (a.available?.status === 'True' || !a.service || !want(a)) return a;
     const what = `${READ_AREA.apiServices} ${a.name} backing service`;
     const backing = await readBacking(reads, what, a.service.namespace, a.service.name);
     return backing ? { ...a, backing } : a;
   });
 }
 
-/** Webhooks intercepting DELETE; backing looked up for failurePolicy Fail ones served in-cluster. */
-export async function readWebhooks(reads: Reads): Promise<WebhookState[]> {
+/** Webhooks intercepting DELETE; backing looked up for failurePolicy Fail ones served in-cluster (once per run). */
+export function readWebhooks(reads: Reads): Promise<WebhookState[]> {
+  return reads.shared('webhooks', (r) => readWebhooksNow(r));
+}
+
+/** The same, now (never shared); the backing only of the Fail ones `want` accepts. */
+export async function readWebhooksNow(
+  reads: Reads,
+  want: (w: WebhookState) => boolean = () => true,
+): Promise<WebhookState[]> {
   const kinds = Object.keys(PATHS.webhookConfigs) as WebhookState['kind'][];
   const lists = await reads.map(kinds, async (kind) => {
     const raw = await reads.listRaw(`${READ_AREA.webhooks} ${kind}`, PATHS.webhookConfigs[kind]);
@@ -64,7 +82,7 @@ export async function readWebhooks(reads: Reads): Promise<WebhookState[]> {
   const hooks = lists.flat();
   const backings = new Map<string, Promise<Backing | undefined>>();
   return reads.map(hooks, async (w) => {
-    if (w.failurePolicy !== 'Fail' || !w.service) return w;
+    if (w.failurePolicy !== 'Fail' || !w.service || !want(w)) return w;
     const key = `${w.service.namespace}/${w.service.name}`;
     const what = `${READ_AREA.webhooks} ${w.configuration} backing service ${key}`;
     if (!backings.has(key)) backings.set(key, readBacking(reads, what, w.service.namespace, w.service.name));
@@ -91,17 +109,26 @@ export async function readNodes(reads: Reads, pods: readonly PodState[]): Promis
   return nodes.flatMap((n) => (n ? [n] : []));
 }
 
-/** The CRDs with the given names (`plural.group`); a missing CRD is simply absent from the result. */
+/**
+ * The CRDs with the given names (`plural.group`), from one metadata-only list of every CRD (once per run): enough to
+ * tie a type to the Helm release that installed it and to see the type itself being deleted. A missing CRD is absent.
+ */
 export async function readCrds(reads: Reads, names: readonly string[]): Promise<CrdState[]> {
-  const crds = await reads.map([...names].sort(), async (name) => {
-    const body = await reads.call(`${READ_AREA.crds} ${name}`, (r) => r.getRaw(PATHS.crd(name)));
-    return body === undefined ? undefined : toCrd(body);
-  });
-  return crds.flatMap((c) => (c ? [c] : []));
+  if (names.length === 0) return [];
+  const all = await reads.shared('crds', (r) => r.listClusterMetadata(READ_AREA.crds, PATHS.crds));
+  const wanted = new Set(names);
+  return (all ?? [])
+    .filter((m) => wanted.has(m.name))
+    .map(crdFromMeta)
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
-/** Deployments, StatefulSets and DaemonSets in all namespaces; a kind the server does not serve lists nothing. */
-export async function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
+/** Deployments, StatefulSets and DaemonSets in all namespaces (once per run); a kind not served lists nothing. */
+export function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
+  return reads.shared('workloads', readWorkloadsNow);
+}
+
+async function readWorkloadsNow(reads: Reads): Promise<WorkloadState[]> {
   const kinds = Object.keys(PATHS.workloads) as (keyof typeof PATHS.workloads)[];
   const lists = await reads.map(kinds, async (kind) => {
     const raw = await reads.listRaw(`${READ_AREA.workloads} ${kind}`, PATHS.workloads[kind], true);
@@ -115,17 +142,24 @@ export async function readWorkloads(reads: Reads): Promise<WorkloadState[]> {
  * with the Roles they name (a RoleBinding elsewhere grants nothing here).
  */
 export async function readRbac(reads: Reads, namespace: string): Promise<Snapshot['rbac']> {
-  const list = async (what: string, path: string): Promise<unknown[]> =>
-    (await reads.listRaw(`${READ_AREA.rbac} ${what}`, path)) ?? [];
-  const [clusterRoles, clusterBindings, roleBindings] = await Promise.all([
-    list('ClusterRole', PATHS.clusterRoles),
-    list('ClusterRoleBinding', PATHS.clusterRoleBindings),
-    list('RoleBinding', PATHS.roleBindings(namespace)),
+  const list = async (r: Reads, what: string, path: string): Promise<unknown[]> =>
+    (await r.listRaw(`${READ_AREA.rbac} ${what}`, path)) ?? [];
+  // The cluster-wide half is the same for every namespace: read once per run.
+  const cluster = reads.shared('rbac', async (r) => {
+    const [roles, bindings] = await Promise.all([
+      list(r, 'ClusterRole', PATHS.clusterRoles),
+      list(r, 'ClusterRoleBinding', PATHS.clusterRoleBindings),
+    ]);
+    return {
+      roles: roles.map((o) => toRole(o, 'ClusterRole')),
+      bindings: bindings.map((o) => toBinding(o, 'ClusterRoleBinding')),
+    };
+  });
+  const [clusterWide, roleBindings] = await Promise.all([
+    cluster,
+    list(reads, 'RoleBinding', PATHS.roleBindings(namespace)),
   ]);
-  const bindings = [
-    ...clusterBindings.map((o) => toBinding(o, 'ClusterRoleBinding')),
-    ...roleBindings.map((o) => toBinding(o, 'RoleBinding')),
-  ];
+  const bindings = [...clusterWide.bindings, ...roleBindings.map((o) => toBinding(o, 'RoleBinding'))];
   const named = [...new Set(bindings.filter((b) => b.role.kind === 'Role').map((b) => b.role.name))].sort();
   const roles = await reads.map(named, async (name) => {
     const body = await reads.call(`${READ_AREA.rbac} Role ${name}`, (r) =>
@@ -133,10 +167,25 @@ export async function readRbac(reads: Reads, namespace: string): Promise<Snapsho
     );
     return body === undefined ? [] : [toRole(body, 'Role')];
   });
-  return { roles: [...clusterRoles.map((o) => toRole(o, 'ClusterRole')), ...roles.flat()], bindings };
+  return { roles: [...clusterWide.roles, ...roles.flat()], bindings };
 }
 
-/** Leader-election Leases in all namespaces; a server without coordination.k8s.io lists nothing. */
-export async function readLeases(reads: Reads): Promise<LeaseState[]> {
-  return ((await reads.listRaw(READ_AREA.leases, PATHS.leases, true)) ?? []).map(toLease);
+/** Leader-election Leases in all namespaces (once per run); a server without coordination.k8s.io lists nothing. */
+export function readLeases(reads: Reads): Promise<LeaseState[]> {
+  return reads.shared('leases', async (r) =>
+    ((await r.listRaw(READ_AREA.leases, PATHS.leases, true)) ?? []).map(toLease),
+  );
+}
+
+/** The RoleBindings of one namespace, read once through the port; undefined when they cannot be read. */
+export async function readRoleBindings(
+  reader: KubeReader,
+  namespace: string,
+): Promise<BindingState[] | undefined> {
+  try {
+    const page = await reader.listRaw(PATHS.roleBindings(namespace), { limit: 500 });
+    return page.items.map((o) => toBinding(o, 'RoleBinding'));
+  } catch {
+    return undefined;
+  }
 }

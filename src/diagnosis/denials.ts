@@ -16,6 +16,23 @@ export interface Denial {
   object?: string;
   /** What the engine says, verbatim apart from YAML quoting. */
   message: string;
+  /**
+   * Set when the policy did not decide at all: it could not be configured or evaluated, and its failurePolicy Fail
+   * turned that into a denial (`failed to configure binding: …`, `expression '…' resulted in error: …`). No change
+   * of the object can help; what the policy or its binding lacks can.
+   */
+  cannotEvaluate?: string;
+}
+
+// kube-apiserver's validating admission dispatcher (plugin/policy/validating): a binding or policy it cannot set up,
+// a CEL expression that errs, or the cost budget running out, under failurePolicy Fail.
+const CANNOT_EVALUATE =
+  /^(failed to configure (?:binding|policy): .*|expression '.*' resulted in error: .*|validation failed due to running out of cost budget.*)$/s;
+
+/** Why a denial's message says the policy could not decide, or undefined when it decided. */
+export function cannotEvaluate(message: string): string | undefined {
+  const m = CANNOT_EVALUATE.exec(message.trim());
+  return m ? m[1] : undefined;
 }
 
 // kube-apiserver (staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go): current servers
@@ -39,6 +56,7 @@ export function parseDenials(text: string): Denial[] {
       .replace(/,\s*$/, '');
     const object = m[1] ? `${m[1]}/${m[2] ?? ''}` : undefined;
     if (m[4]) {
+      const why = cannotEvaluate(rest);
       return {
         via: 'validating-admission-policy' as const,
         engine: 'ValidatingAdmissionPolicy',
@@ -46,6 +64,7 @@ export function parseDenials(text: string): Denial[] {
         ...(m[5] ? { binding: m[5] } : {}),
         ...(object ? { object } : {}),
         message: rest.trim(),
+        ...(why ? { cannotEvaluate: why } : {}),
       };
     }
     const webhook = m[3]!;

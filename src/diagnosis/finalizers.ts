@@ -1,3 +1,4 @@
+import { builtInActor } from './actors/control-plane.js';
 import { objectRef } from './refs.js';
 import type { ForceTarget, Leftover } from '../model/findings.js';
 import type { PodState, Snapshot } from './types.js';
@@ -53,12 +54,18 @@ export function waitingReason(s: Snapshot, l: Leftover, finalizer: string): stri
       return `${dependents.length} dependent(s) remain: ${dependents.slice(0, 5).map(objectRef).join(', ')}`;
     }
     case 'service.kubernetes.io/load-balancer-cleanup':
-      return 'the cloud load balancer is being deleted by the service controller';
     case 'batch.kubernetes.io/job-tracking':
-      return 'the job controller removes it once it has counted the pod';
+      return aliveActor(s, finalizer);
     default:
       return undefined;
   }
+}
+
+/** A finalizer whose only wait is its controller's own work: worth waiting for only while that controller is alive. */
+function aliveActor(s: Snapshot, finalizer: string): string | undefined {
+  const a = builtInActor(s, finalizer, BUILT_IN_FINALIZERS[finalizer] ?? 'kube-controller-manager');
+  if (a.liveness.state !== 'live') return undefined;
+  return `${a.name} is alive (${a.liveness.evidence[0] ?? ''}) and removes it once its work is done`;
 }
 
 function claimUsers(s: Snapshot, l: Leftover): string | undefined {

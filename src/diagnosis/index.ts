@@ -18,15 +18,18 @@ const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 
 const CULPRIT_RANK: Record<RuleId, number> = {
   'apiservice-unavailable': 0,
   'admission-denied': 1,
-  'conversion-failed': 2,
-  'content-delete-refused': 3,
-  'pods-not-terminating': 4,
-  'finalizer-owner-gone': 5,
-  'namespace-metadata-finalizers': 6,
-  'spec-finalizers': 7,
-  'object-finalizers': 8,
-  'still-progressing': 9,
-  'controller-conditions': 10,
+  'policy-cannot-evaluate': 2,
+  'conversion-failed': 3,
+  'content-delete-refused': 4,
+  'pods-not-terminating': 5,
+  'finalizer-owner-gone': 6,
+  'namespace-metadata-finalizers': 7,
+  'spec-finalizers': 8,
+  'object-finalizers': 9,
+  'will-recreate': 10,
+  'still-broken': 11,
+  'still-progressing': 12,
+  'controller-conditions': 13,
 };
 
 /**

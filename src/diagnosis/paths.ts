@@ -13,6 +13,9 @@ export const READ_AREA = {
   rbac: 'rbac',
   leases: 'leases',
   conversions: 'conversion',
+  controlPlane: 'control plane',
+  gitops: 'gitops owners',
+  policies: 'admission policy',
 } as const;
 
 const seg = encodeURIComponent;
@@ -29,6 +32,7 @@ export const PATHS = {
   pods: (ns: string): string => `/api/v1/namespaces/${seg(ns)}/pods`,
   node: (name: string): string => `/api/v1/nodes/${seg(name)}`,
   crd: (name: string): string => `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${seg(name)}`,
+  crds: { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' },
   workloads: {
     Deployment: '/apis/apps/v1/deployments',
     StatefulSet: '/apis/apps/v1/statefulsets',
@@ -41,4 +45,11 @@ export const PATHS = {
   role: (ns: string, name: string): string =>
     `/apis/rbac.authorization.k8s.io/v1/namespaces/${seg(ns)}/roles/${seg(name)}`,
   leases: '/apis/coordination.k8s.io/v1/leases',
+  kubeSystemLeases: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases',
+  componentPods: `/api/v1/namespaces/kube-system/pods?labelSelector=${seg('component in (kube-controller-manager,cloud-controller-manager)')}`,
+  policyBindings: '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+  policyBinding: (name: string): string =>
+    `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/${seg(name)}`,
+  policy: (name: string): string =>
+    `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/${seg(name)}`,
 } as const;

@@ -1,3 +1,4 @@
+import type { ObjectMeta } from '../model/cluster.js';
 import type {
   ApiServiceState,
   BindingState,
@@ -131,28 +132,26 @@ export function toNode(name: string, o: unknown): NodeState {
   };
 }
 
-/** A CRD's group, plural and kind, with Helm and app.kubernetes.io hints about who installed it. */
-export function toCrd(o: unknown): CrdState {
-  const spec = obj(obj(o).spec);
-  const names = obj(spec.names);
+/**
+ * A CRD from its metadata alone (`plural.group` is its name): Helm and app.kubernetes.io hints about who installed it,
+ * and whether it is itself being deleted.
+ */
+export function crdFromMeta(m: ObjectMeta): CrdState {
+  const dot = m.name.indexOf('.');
   return {
-    name: str(meta(o).name) ?? '',
-    group: str(spec.group) ?? '',
-    plural: str(names.plural) ?? '',
-    kind: str(names.kind) ?? '',
-    hints: ownerHints(meta(o)),
+    name: m.name,
+    group: dot < 0 ? '' : m.name.slice(dot + 1),
+    plural: dot < 0 ? m.name : m.name.slice(0, dot),
+    kind: '',
+    hints: ownerHints({ ...m.labels, ...m.ownerAnnotations }),
+    ...(m.deletionTimestamp ? { deleting: m.deletionTimestamp } : {}),
   };
 }
 
-function ownerHints(m: Json): string[] {
-  const pairs = [...Object.entries(obj(m.labels)), ...Object.entries(obj(m.annotations))];
-  return pairs
-    .filter(
-      ([k, v]) =>
-        typeof v === 'string' &&
-        /^(meta\.helm\.sh\/|app\.kubernetes\.io\/|operators\.coreos\.com\/|olm\.)/.test(k),
-    )
-    .map(([k, v]) => `${k}=${String(v)}`)
+function ownerHints(pairs: Record<string, string>): string[] {
+  return Object.entries(pairs)
+    .filter(([k]) => /^(meta\.helm\.sh\/|app\.kubernetes\.io\/|operators\.coreos\.com\/|olm\.)/.test(k))
+    .map(([k, v]) => `${k}=${v}`)
     .sort();
 }
 
@@ -174,6 +173,7 @@ export function toWorkload(o: unknown, kind: string): WorkloadState {
     deleting: str(m.deletionTimestamp) !== undefined,
     hints,
     serviceAccount: str(pod.serviceAccountName) ?? str(pod.serviceAccount) ?? 'default',
+    containers: containers.flatMap((c) => (str(c.name) ? [str(c.name)!] : [])),
   };
 }
 

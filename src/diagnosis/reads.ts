@@ -10,13 +10,53 @@ export function describeError(e: unknown): string {
   return messageOf(e);
 }
 
+/** A read that failed: what was read, and the error as the server gave it. */
+export interface ReadError {
+  what: string;
+  error: string;
+}
+
+/** How long a shared cluster-wide read stays fresh for the snapshots of one run (on the run's clock). */
+export const SHARED_FRESH_MS = 10_000;
+
+/**
+ * The cluster-wide reads of one run (workloads, roles, Leases, CRDs, webhooks, APIServices, GitOps owners), made once
+ * and shared by every snapshot taken while they are fresh: fifty stuck targets diagnosed at the timeout list the
+ * cluster's workloads once, not fifty times. A read older than `freshMs` is made again (liveness must be current).
+ */
+export class SharedReads {
+  private readonly entries = new Map<
+    string,
+    { at: number; result: Promise<{ value: unknown; errors: ReadError[] }> }
+  >();
+
+  constructor(
+    private readonly now: () => number,
+    readonly freshMs = SHARED_FRESH_MS,
+  ) {}
+
+  /** The fresh result under `key`, or `load()`'s, kept for later snapshots. */
+  get<T>(
+    key: string,
+    load: () => Promise<{ value: T; errors: ReadError[] }>,
+  ): Promise<{ value: T; errors: ReadError[] }> {
+    const known = this.entries.get(key);
+    if (known && this.now() - known.at <= this.freshMs) {
+      return known.result as Promise<{ value: T; errors: ReadError[] }>;
+    }
+    const result = load();
+    this.entries.set(key, { at: this.now(), result });
+    return result;
+  }
+}
+
 /**
  * The snapshot's only way to the cluster: every call goes through here, is counted, waits for one of at most
  * `concurrency` slots, and turns a failure into a recorded read error instead of an exception.
  */
 export class Reads {
-  readonly errors: { what: string; error: string }[] = [];
-  private requests = 0;
+  readonly errors: ReadError[] = [];
+  private readonly counter: { requests: number };
   private readonly slots: Slots;
   private readonly startCost: Cost | undefined;
 
@@ -24,9 +64,30 @@ export class Reads {
     private readonly reader: KubeReader,
     readonly concurrency: number,
     private readonly pageSize: number,
+    /** The run's shared cluster-wide reads; absent = every read is this snapshot's own. */
+    private readonly cache?: SharedReads,
+    within?: { slots: Slots; counter: { requests: number } },
   ) {
-    this.startCost = reader.cost?.();
-    this.slots = new Slots(concurrency);
+    this.startCost = within ? undefined : reader.cost?.();
+    this.slots = within?.slots ?? new Slots(concurrency);
+    this.counter = within?.counter ?? { requests: 0 };
+  }
+
+  /**
+   * A cluster-wide read the run's snapshots share: made once while fresh, its errors recorded in every snapshot that
+   * uses it (each says what it could not read). Without a shared cache it is simply made.
+   */
+  async shared<T>(key: string, load: (reads: Reads) => Promise<T>): Promise<T> {
+    if (!this.cache) return load(this);
+    const { value, errors } = await this.cache.get(key, async () => {
+      const own = new Reads(this.reader, this.concurrency, this.pageSize, undefined, {
+        slots: this.slots,
+        counter: this.counter,
+      });
+      return { value: await load(own), errors: own.errors };
+    });
+    this.errors.push(...errors);
+    return value;
   }
 
   /**
@@ -35,7 +96,7 @@ export class Reads {
    */
   async call<T>(what: string, fn: (r: KubeReader) => Promise<T>, notFound?: T): Promise<T | undefined> {
     await this.slots.acquire();
-    this.requests++;
+    this.counter.requests++;
     try {
       return await fn(this.reader);
     } catch (e) {
@@ -87,7 +148,22 @@ export class Reads {
     if (this.startCost && now) {
       return { requests: now.requests - this.startCost.requests, bytes: now.bytes - this.startCost.bytes };
     }
-    return { requests: this.requests, bytes: 0 };
+    return { requests: this.counter.requests, bytes: 0 };
+  }
+
+  /** All pages of a metadata-only list of a cluster-scoped type (or of a type in all namespaces). */
+  async listClusterMetadata(
+    what: string,
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+  ): Promise<ObjectMeta[] | undefined> {
+    let failed = false;
+    const items = await this.paginate(what, async (token) => {
+      const opts = { limit: this.pageSize, ...(token ? { continue: token } : {}) };
+      const page = await this.call(what, (r) => r.listMetadata(res, opts));
+      failed ||= page === undefined && token === undefined;
+      return page;
+    });
+    return failed ? undefined : items;
   }
 
   private async paginate<I>(

@@ -12,12 +12,14 @@ import {
   readWorkloads,
 } from './cluster-reads.js';
 import { parseConditions } from './conditions.js';
+import { readControlPlane, readPolicyBindings } from './actors/reads.js';
+import { undecided } from './rules/policy-cannot-evaluate.js';
 import { readConversions } from './conversion-reads.js';
 import { isBuiltInFinalizer } from './finalizers.js';
-import { Reads } from './reads.js';
+import { Reads, type SharedReads } from './reads.js';
 import { scan } from './scan.js';
 import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
-import type { EarlierSight, Snapshot } from './types.js';
+import type { EarlierSight, PolicyBindingState, Snapshot } from './types.js';
 import type { Leftover, ParsedConditions } from '../model/findings.js';
 
 /** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
@@ -36,6 +38,8 @@ export interface SnapshotOptions {
   earlier?: EarlierSight;
   /** Read the webhooks even when no condition names a refused delete (a pre-mortem of an Active namespace). */
   webhooks?: boolean;
+  /** The run's cluster-wide reads, shared by all its snapshots while fresh; absent = this snapshot reads its own. */
+  shared?: SharedReads;
 }
 
 const NO_DISCOVERY: Discovery = { resources: [], failed: [], mode: 'legacy' };
@@ -51,7 +55,7 @@ export async function takeSnapshot(
 ): Promise<Snapshot> {
   const now = (opts.clock ?? Date.now)();
   const takenAt = new Date(now).toISOString();
-  const reads = new Reads(reader, positive(opts.concurrency, 8), positive(opts.pageSize, 500));
+  const reads = new Reads(reader, positive(opts.concurrency, 8), positive(opts.pageSize, 500), opts.shared);
   const parsed = parseConditions(ns.conditions);
   // The reads that do not depend on what the scan finds run beside it, not after it: one round trip less.
   const beside = Promise.all([
@@ -72,12 +76,15 @@ export async function takeSnapshot(
   const converted = await readConversions(reads, ns.name, parsed, scanned.discovery);
   const leftovers = [...scanned.leftovers, ...converted.leftovers];
   const owners = early ?? (needsWorkloads(ns, leftovers) ? ownerReads(reads, ns.name) : NO_OWNERS);
-  const [[apiServices, webhooks], podsAndNodes, crds, { workloads, rbac, leases }] = await Promise.all([
-    beside,
-    podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
-    readCrds(reads, crdsToRead(leftovers)),
-    owners,
-  ]);
+  const [[apiServices, webhooks], podsAndNodes, crds, { workloads, rbac, leases }, controlPlane] =
+    await Promise.all([
+      beside,
+      podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
+      readCrds(reads, crdsToRead(leftovers)),
+      owners,
+      builtInHeld(ns, leftovers) ? readControlPlane(reads) : undefined,
+    ]);
+  const policyBindings = await bindingsOf(reads, ns.name, parsed, discovery);
   return {
     takenAt,
     namespace: ns,
@@ -91,6 +98,8 @@ export async function takeSnapshot(
     crds,
     rbac,
     leases,
+    ...(controlPlane ? { controlPlane } : {}),
+    ...(policyBindings.length ? { policyBindings } : {}),
     conversions: converted.conversions,
     ...(opts.earlier ? { earlier: opts.earlier } : {}),
     readErrors: [...reads.errors].sort(
@@ -153,6 +162,25 @@ function customFinalizersNamed(ns: NamespaceState, parsed: ParsedConditions): bo
     ...(parsed.finalizersRemaining?.counts.map((c) => c.finalizer) ?? []),
   ];
   return named.some((f) => !isBuiltInFinalizer(f));
+}
+
+/** The bindings of policies that refused the deletes without deciding: what each lacks. */
+function bindingsOf(
+  reads: Reads,
+  namespace: string,
+  parsed: ParsedConditions,
+  discovery: Discovery,
+): Promise<PolicyBindingState[]> {
+  const named = new Map<string, { binding: string; policy: string }>();
+  for (const { d } of undecided(parsed))
+    if (d.binding) named.set(d.binding, { binding: d.binding, policy: d.policy ?? '' });
+  if (named.size === 0) return Promise.resolve([]);
+  return readPolicyBindings(reads, [...named.values()], namespace, discovery.resources);
+}
+
+/** Kubernetes' own controllers are read only when a finalizer they remove is held. */
+function builtInHeld(ns: NamespaceState, leftovers: readonly Leftover[]): boolean {
+  return [...ns.metadataFinalizers, ...leftovers.flatMap((l) => l.meta.finalizers)].some(isBuiltInFinalizer);
 }
 
 /** Workloads are read only when some finalizer must be matched to a controller. */

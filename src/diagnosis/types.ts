@@ -60,6 +60,8 @@ export interface WorkloadState {
   hints: string[];
   /** The ServiceAccount its pods run as (`default` when the template names none). */
   serviceAccount: string;
+  /** Its containers' names: a managedFields manager is often the controller's container (or binary) name. */
+  containers?: string[];
 }
 
 /** One rule of a Role or ClusterRole. */
@@ -136,6 +138,63 @@ export interface CrdState {
   kind: string;
   /** Owner hints from the CRD's labels and annotations (Helm release, app.kubernetes.io/*), as `key=value`. */
   hints?: string[];
+  /** The CRD's own deletionTimestamp: the type itself is going away, and every object of it with it. */
+  deleting?: string;
+}
+
+/** A pod of a control-plane component (kubeadm's static pods carry `component=<name>`). */
+export interface ComponentPod {
+  namespace: string;
+  name: string;
+  component: string;
+  ready: boolean;
+  /** Its `--cloud-provider` flag, when its command names one (`''` when it names none). */
+  cloudProvider: string;
+}
+
+/** What this run read about Kubernetes' own controllers: their leader-election Leases and, when needed, pods. */
+export interface ControlPlaneState {
+  /** Leases in kube-system (kube-controller-manager, cloud-controller-manager), as read. */
+  leases: LeaseState[];
+  /** Pods labelled `component=kube-controller-manager` or `component=cloud-controller-manager`; undefined = not read. */
+  pods?: ComponentPod[];
+}
+
+/** A GitOps owner object (Flux Kustomization or HelmRelease, Argo CD Application or ApplicationSet). */
+export interface GitOpsOwner {
+  kind: 'Kustomization' | 'HelmRelease' | 'Application' | 'ApplicationSet';
+  /** `kustomizations.kustomize.toolkit.fluxcd.io`: for the RBAC that ties its controller to it. */
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  /** Namespaces it puts objects in, each with the field that says so (`spec.targetNamespace`, `status.inventory`). */
+  targets: { namespace: string; field: string }[];
+  /** Whether it would create the namespace itself if it were gone (it is in its inventory, or CreateNamespace). */
+  createsNamespace: string[];
+  /** Why it will not apply again (`spec.suspend: true`, no automated sync), when it will not. */
+  paused?: string;
+  deleting?: string;
+  /** When its controller last reconciled it, as its status says (Argo CD `status.reconciledAt`). */
+  reconciledAt?: string;
+  /** Its Ready (Flux) or sync (Argo CD) condition, in one line. */
+  ready?: string;
+  /** The ApplicationSet that generates it, from its ownerReferences. */
+  generatedBy?: string;
+}
+
+/** A ValidatingAdmissionPolicyBinding that could not evaluate, with what it needs that is missing. */
+export interface PolicyBindingState {
+  binding: string;
+  policy: string;
+  /** `spec.paramRef`, as read. */
+  paramRef?: { name?: string; namespace?: string; selector?: string; parameterNotFoundAction?: string };
+  /** The policy's `spec.paramKind`, as read (`v1 ConfigMap`). */
+  paramKind?: string;
+  /** Whether the parameter object the binding names exists: undefined when not looked up. */
+  paramFound?: boolean;
+  /** The binding (or its policy) could not be read: the error. */
+  unread?: string;
 }
 
 /** Everything one diagnosis reads, gathered once, read-only. Rules are pure functions over this. */
@@ -161,6 +220,12 @@ export interface Snapshot {
   rbac: { roles: RoleState[]; bindings: BindingState[] };
   /** Leader-election Leases, read with the RBAC. */
   leases: LeaseState[];
+  /** Kubernetes' own controllers, read when a built-in finalizer is held; undefined = not read. */
+  controlPlane?: ControlPlaneState;
+  /** GitOps owner objects of the cluster, when read (at the end of a run, for every target). */
+  gitops?: GitOpsOwner[];
+  /** ValidatingAdmissionPolicyBindings whose policy could not evaluate (named by a refused delete). */
+  policyBindings?: PolicyBindingState[];
   /** Types whose objects could not be read because their CRD's conversion webhook failed. */
   conversions: ConversionState[];
   /** The previous diagnosis of this namespace in this run, if any: finalizers released since are progress. */

@@ -91,7 +91,30 @@ export function mapMeta(v: unknown): ObjectMeta {
   if (typeof m.deletionTimestamp === 'string') meta.deletionTimestamp = m.deletionTimestamp;
   if (typeof m.deletionGracePeriodSeconds === 'number')
     meta.deletionGracePeriodSeconds = m.deletionGracePeriodSeconds;
+  const managers = finalizerManagers(m.managedFields);
+  if (managers.length > 0) meta.finalizerManagers = managers;
+  const owners = ownerAnnotations(m.annotations);
+  if (owners) meta.ownerAnnotations = owners;
   return meta;
+}
+
+// Annotations that name who installed or tracks an object; all others (last-applied configurations) are dropped.
+const OWNER_ANNOTATION = /^(meta\.helm\.sh\/|argocd\.argoproj\.io\/|[a-z]+\.toolkit\.fluxcd\.io\/)/;
+
+function ownerAnnotations(v: unknown): Record<string, string> | undefined {
+  const kept = Object.entries(stringMap(v)).filter(([k]) => OWNER_ANNOTATION.test(k));
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+/** Managers whose managedFields entry owns `f:metadata.f:finalizers` (server-side apply bookkeeping), sorted. */
+function finalizerManagers(v: unknown): string[] {
+  const out = new Set<string>();
+  for (const entry of arr(v).map(rec)) {
+    const fields = rec(rec(entry.fieldsV1)['f:metadata'])['f:finalizers'];
+    const manager = str(entry.manager);
+    if (manager && fields !== undefined) out.add(manager);
+  }
+  return [...out].sort();
 }
 
 function mapOwnerRef(v: unknown): OwnerRef {

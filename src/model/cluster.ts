@@ -49,6 +49,16 @@ export interface ObjectMeta {
   finalizers: string[];
   ownerReferences: OwnerRef[];
   labels: Record<string, string>;
+  /**
+   * The field managers (`metadata.managedFields[].manager`) that own entries of `metadata.finalizers`: who set them.
+   * Absent when the server keeps no managedFields (or none owns a finalizer).
+   */
+  finalizerManagers?: string[];
+  /**
+   * The annotations that tell who installed or tracks the object (Helm's `meta.helm.sh/*`, Argo CD's
+   * `argocd.argoproj.io/*`, Flux's `*.toolkit.fluxcd.io/*`); other annotations are not kept.
+   */
+  ownerAnnotations?: Record<string, string>;
 }
 
 /** A resource type found by discovery. `group` is "" for the core group. */

@@ -94,4 +94,9 @@ export interface CustomResourcesPhase {
   types: EarlyTypeSummary[];
   /** Namespaced types of CRDs or aggregated APIs left out, and why (e.g. read-only metrics). */
   skippedTypes: { type: string; why: string }[];
+  /**
+   * Set when this target hosts a live actor for objects in other targets: its DELETE waited until those ended
+   * (`served-gone`) or until its share of the timeout ended (`share-ended`), `ms` long.
+   */
+  held?: { serves: string[]; why: string; ended: 'served-gone' | 'share-ended'; ms: number };
 }

@@ -62,6 +62,36 @@ export interface Remedy {
   note?: string;
 }
 
+/**
+ * A finding's verdict in one word, derived from the actors this run read:
+ * - `leaked`: no live actor can release it; `deadlock`: its only actor dies with the namespace;
+ * - `waiting`: a live actor is working on it; `down`: its actor is installed but not alive;
+ * - `will-recreate`: a live owner targets the namespace and applies it again once gone;
+ * - `refused-on-purpose`: a policy that is up denies; `cannot-evaluate`: a policy is misconfigured or fails to
+ *   evaluate (no object change helps); `backend-down`: a webhook or API that must answer cannot;
+ * - `outcome-unknown`: this run lost the right to look; `unknown`: what would tell could not be read.
+ */
+export type Verdict =
+  | 'leaked'
+  | 'deadlock'
+  | 'waiting'
+  | 'down'
+  | 'will-recreate'
+  | 'refused-on-purpose'
+  | 'cannot-evaluate'
+  | 'backend-down'
+  | 'outcome-unknown'
+  | 'unknown';
+
+/** An actor as the report shows it: who, what it can do, why it is tied to the blocker, and whether it is alive. */
+export interface ActorRecord {
+  name: string;
+  role: 'releases' | 'recreates' | 'refuses';
+  link: string;
+  live: 'live' | 'down' | 'unknown';
+  evidence: string[];
+}
+
 /** A diagnosis result naming the culprit, the evidence, the owner and the remedy. */
 export interface Finding {
   id: string;
@@ -80,6 +110,12 @@ export interface Finding {
   owner?: { controller: string; present: boolean | 'unknown'; detail?: string };
   /** 0..1 where the finding is a heuristic; absent when it is a direct observation. */
   confidence?: number;
+  /** The verdict in one word, where the finding has one (see Verdict). */
+  verdict?: Verdict;
+  /** The one or two pieces of evidence this run read that the verdict rests on (or what it could not read). */
+  basis?: string[];
+  /** The actors tied to the blocker, with their liveness. */
+  actors?: ActorRecord[];
   remedy: Remedy;
   /** True when a finalizer leaked: its owner is gone. Drives `fail-on: leaked`. */
   leaked: boolean;

@@ -1,4 +1,5 @@
 /** Stuck namespaces grouped by what blocks them (never by object names), each cause with the one script to paste. Pure. */
+import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
 import type { Finding } from '../model/findings.js';
 import type { RunReport, TargetReport } from '../model/run.js';
 import { isLookup, loopScript, shellWords, withContext } from './commands.js';
@@ -20,8 +21,15 @@ export interface Cause {
   lastResort?: { command: string; risk: string };
 }
 
-/** The verdict of a namespace: its first finding, once the diagnosis ranked them. */
-export const verdictOf = (t: TargetReport): Finding | undefined => t.findings[0];
+/**
+ * The verdict of a namespace: its first finding, once the diagnosis ranked them; for one that went, a live owner
+ * bringing it back comes before what slowed it down.
+ */
+export const verdictOf = (t: TargetReport): Finding | undefined =>
+  (t.outcome !== 'stuck' && t.findings.find(recreatesIt)) || t.findings[0];
+
+/** Whether a target needs a fix: still stuck, or gone only to be applied again by a live owner. */
+export const needsFix = (t: TargetReport): boolean => t.outcome === 'stuck' || t.findings.some(recreatesIt);
 
 /** Scripts of more namespaces than this that cannot be one loop are cut, with a count. */
 const LISTED_SCRIPTS = 10;
@@ -77,10 +85,7 @@ function groupScript(
 }
 
 /** Stuck namespaces grouped by the cause of their verdict, biggest group first, then by first namespace name. */
-export function causesOf(
-  report: RunReport,
-  targets = report.targets.filter((t) => t.outcome === 'stuck'),
-): Cause[] {
+export function causesOf(report: RunReport, targets = report.targets.filter(needsFix)): Cause[] {
   const groups = new Map<string, TargetReport[]>();
   for (const t of targets) {
     const v = verdictOf(t);

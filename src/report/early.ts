@@ -67,14 +67,29 @@ function phaseNote(objects: readonly EarlyObject[]): string {
   return 'None was deleted early: only custom resources whose controllers are seen running go first; nothing is forced in this phase.';
 }
 
+/** One line per target whose DELETE waited because it hosts a live actor for objects in other targets. */
+function heldLines(report: RunReport): string[] {
+  return report.targets.flatMap((t) => {
+    const h = t.customResources?.held;
+    if (!h) return [];
+    const how =
+      h.ended === 'served-gone'
+        ? `held ${formatDuration(h.ms)} until ${h.serves.join(', ')} ended`
+        : `**held until its share of the timeout ended** (${formatDuration(h.ms)}): ${h.serves.join(', ')} had not ended, so the actor was stopped before it finished`;
+    return [`- **${md(t.name, 80)}** deleted last, ${md(how, 300)}: ${md(h.why, 400)}`];
+  });
+}
+
 /** The section, or '' when no target had custom resources to delete first. */
 export function renderCustomResources(report: RunReport): string {
   const rows = rowsOf(report);
   const skipped = new Map<string, string>();
   for (const t of report.targets)
     for (const s of t.customResources?.skippedTypes ?? []) skipped.set(s.type, s.why);
-  if (rows.length === 0 && skipped.size === 0) return '';
+  const held = heldLines(report);
+  if (rows.length === 0 && skipped.size === 0 && held.length === 0) return '';
   const lines = ['### Custom resources first', ''];
+  if (held.length) lines.push(...held, '');
   if (rows.length) {
     lines.push(
       '| Type | Went before the namespace | Finalizers took (median / max) | Left to the namespace controller |',

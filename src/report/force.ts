@@ -162,9 +162,19 @@ export function renderForce(t: TargetReport): string {
   return lines.join('\n\n');
 }
 
+// Causes that outlive the namespace: forcing it gone resolves none of them (what is still broken is said apart).
+const CLUSTER_WIDE = new Set([
+  'apiservice-unavailable',
+  'content-delete-refused',
+  'admission-denied',
+  'policy-cannot-evaluate',
+  'still-broken',
+  'will-recreate',
+]);
+
 /** Whether forcing changed everything the finding points at (so its patch is no longer needed). */
 export function resolvedByForce(t: TargetReport, f: Finding): boolean {
-  if (!t.force || t.force.plan.mode !== 'on' || f.id === 'apiservice-unavailable') return false;
+  if (!t.force || t.force.plan.mode !== 'on' || CLUSTER_WIDE.has(f.id)) return false;
   const done = t.force.audit.filter((a) => DONE.has(a.result));
   if (done.some((a) => a.step === 'namespace-finalize')) return true;
   if (!f.targets?.length) return false;

@@ -130,17 +130,28 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
     whoLine(cause, report.settings.selector, n),
     `${icon(v.severity)} ${md(cause.summary, 400)}`,
   ];
+  const basis = evidenceLine(v);
+  if (basis) parts.push(basis);
   if (cause.command) parts.push(fence(layoutScript(cause.command).slice(0, 8000), 'sh'));
   else if (cause.lookups.length)
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
   const resort = lastResortBlock(cause);
   if (resort) parts.push(resort);
   const notes: string[] = [];
-  if (v.owner?.detail) notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
+  // The owner's detail is often the evidence line already shown: not twice.
+  if (v.owner?.detail && !(v.basis ?? []).includes(v.owner.detail))
+    notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
   if (v.remedy.note) notes.push(md(v.remedy.note, 700));
   notes.push(policyWords(v.remedy.policy, cause));
   if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);
   return parts.join('\n\n');
+}
+
+/** The one or two pieces of evidence the verdict rests on, as this run read them. */
+function evidenceLine(v: Cause['verdict']): string {
+  const basis = (v.basis ?? []).filter(Boolean).slice(0, 2);
+  if (basis.length === 0) return '';
+  return `**Evidence** (read in this run): ${basis.map((b) => md(b, 300)).join(' · ')}`;
 }
 
 /** What forcing could do about the cause: the same fix, or (for /finalize) going around it. */
@@ -157,14 +168,16 @@ const icon = (s: 'error' | 'warning' | 'notice'): string => ({ error: '🔴', wa
 function stillBlocking(report: RunReport): string[] {
   const seen = new Map<string, string>();
   for (const t of report.targets) {
-    if (t.outcome !== 'forced') continue;
-    for (const f of t.findings.filter((x) => x.id === 'apiservice-unavailable')) {
+    for (const f of t.findings.filter((x) => x.id === 'still-broken')) {
       const fix = f.remedy.commands[0];
+      const went =
+        t.outcome === 'forced' ? ' Forcing went around it for this run; it was never resolved.' : '';
       const block = [
-        `> ⚠️ **Still blocks every namespace deletion in this cluster:** ${md(f.summary, 400)}. Forcing went around it for this run; the next namespace deleted hangs the same way.`,
+        `> ⚠️ **Still broken after the run** (read again once ${md(t.name, 80)} had gone): ${md(f.causeSummary ?? f.summary, 400)}.${went}`,
         fix ? fence(layoutScript(withContext(fix, report.context.cluster?.context)), 'sh') : '',
+        f.remedy.note ? `<sub>${md(f.remedy.note, 500)}</sub>` : '',
       ];
-      seen.set(f.summary, block.filter(Boolean).join('\n\n'));
+      seen.set(f.cause, block.filter(Boolean).join('\n\n'));
     }
   }
   return [...seen.values()];

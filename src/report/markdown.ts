@@ -11,7 +11,8 @@ import { renderSweep } from './sweep.js';
 import { renderCustomResources } from './early.js';
 import { renderPredictions } from './predictions.js';
 import { ownerLabels } from './owners.js';
-import { conditionWords, OUTCOME_WORDS } from './words.js';
+import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
 
 export { conditionWords } from './words.js';
 export { renderFixFirst, renderHeadline } from './headline.js';
@@ -45,7 +46,7 @@ function whyCell(t: TargetReport, causeNumber: Map<string, number>): string {
 
 function attentionRow(t: TargetReport, selector: string | undefined, causes: Map<string, number>): string {
   const time = t.terminatingForMs !== undefined ? ` · ${formatDuration(t.terminatingForMs)}` : '';
-  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome].target}${time} | ${whyCell(t, causes)} |`;
+  return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${targetWords(t)}${time} | ${whyCell(t, causes)} |`;
 }
 
 /** Namespace → number of its cause in the fix-first block, for causes shared by several namespaces. */
@@ -152,7 +153,9 @@ export function renderSummary(
   b.add(renderHeadline(report));
   if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
-  const present = report.targets.filter((t) => !GONE.has(t.outcome) && t.outcome !== 'forced');
+  // A namespace a live owner applies again is not folded away as gone.
+  const back = (t: TargetReport): boolean => t.findings.some(recreatesIt);
+  const present = report.targets.filter((t) => (!GONE.has(t.outcome) && t.outcome !== 'forced') || back(t));
   const numbers = causeNumbers(report);
   if (present.length) {
     b.add(`### Still there (${present.length})`);
@@ -169,13 +172,9 @@ export function renderSummary(
   const forcing = report.targets.filter((t) => t.force && t.force.plan.mode !== 'off');
   if (forcing.length) b.add('### Forcing');
   for (const t of forcing)
-    if (
-      !b.add(
-        `#### ${md(t.name, 80)} — ${OUTCOME_WORDS[t.outcome].target}\n\n${ownerLine(t, selector)}${renderForce(t)}`,
-      )
-    )
+    if (!b.add(`#### ${md(t.name, 80)} — ${targetWords(t)}\n\n${ownerLine(t, selector)}${renderForce(t)}`))
       b.cut.push(`the forcing of ${md(t.name, 80)}`);
-  const gone = report.targets.filter((t) => GONE.has(t.outcome));
+  const gone = report.targets.filter((t) => GONE.has(t.outcome) && !back(t));
   if (gone.length)
     b.table(
       'rows of the table of namespaces gone',

@@ -111,7 +111,10 @@ function causeLines(cause: Cause, n: number, o: TextOptions, paint: Paint): stri
     wrap(s, inner).map((l) => INDENT + (style ? paint(style, l) : l));
   lines.push(...text(cause.summary));
   const v = cause.verdict;
-  if (v.owner?.detail) lines.push(...text(`Owner: ${v.owner.controller} — ${v.owner.detail}.`, 'dim'));
+  const basis = (v.basis ?? []).filter(Boolean).slice(0, 2);
+  if (basis.length) lines.push(...text(`Evidence (read in this run): ${basis.join(' · ')}`));
+  if (v.owner?.detail && !basis.includes(v.owner.detail))
+    lines.push(...text(`Owner: ${v.owner.controller} — ${v.owner.detail}.`, 'dim'));
   if (cause.command) lines.push('', ...commandLines(cause.command, inner), '');
   else if (cause.lookups.length)
     lines.push(...text('To look closer:'), '', ...commandLines(cause.lookups.join('\n'), inner), '');

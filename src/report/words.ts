@@ -1,6 +1,7 @@
 /** Plain words for what the namespace controller reports, and for each outcome. Pure. */
 import type { Condition } from '../model/cluster.js';
-import type { Outcome } from '../model/run.js';
+import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import type { Outcome, TargetReport } from '../model/run.js';
 
 /** The failing conditions in plain words, or what the healthy ones say. */
 export function conditionWords(conditions: Condition[]): string {
@@ -20,3 +21,9 @@ export const OUTCOME_WORDS: Record<Outcome, { target: string; swept: string }> =
   forced: { target: '⚠️ forced, then gone', swept: '⚠️ went after forcing' },
   error: { target: '❌ error', swept: '❌ error' },
 };
+
+/** A target's outcome in the table: a namespace gone only to be applied again says so, never just "gone". */
+export function targetWords(t: Pick<TargetReport, 'outcome' | 'findings'>): string {
+  if (t.findings.some(recreatesIt) && t.outcome !== 'stuck') return '♻️ gone, a live owner applies it again';
+  return OUTCOME_WORDS[t.outcome].target;
+}

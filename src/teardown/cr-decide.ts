@@ -1,6 +1,6 @@
 /** Whether to wait for one custom resource: only while the controllers behind its finalizers are judged present. Pure. */
 import { isBuiltInFinalizer, BUILT_IN_FINALIZERS } from '../diagnosis/finalizers.js';
-import { describeWorkload, findOwner, heldBy, type OwnerVerdict } from '../diagnosis/owner.js';
+import { builtInActor, heldBy, releaseVerdict, type ReleaseVerdict } from '../diagnosis/actors/index.js';
 import type { Leftover } from '../model/findings.js';
 import type { Snapshot } from '../diagnosis/types.js';
 
@@ -9,23 +9,26 @@ export type WaitDecision =
   | { wait: true; why: string }
   | { wait: false; reason: 'controller-absent' | 'controller-unknown'; finalizer: string; why: string };
 
-/** Whether the controller a verdict describes is running now, and the evidence read in this run. */
-export function controllerPresence(v: OwnerVerdict): { present: boolean | 'unknown'; why: string } {
+/** Whether an actor that can release the finalizer is alive now, and the evidence read in this run. */
+export function controllerPresence(v: ReleaseVerdict): { present: boolean | 'unknown'; why: string } {
+  const said = (a: ReleaseVerdict['actors'][number]): string =>
+    `${a.name} is alive (${a.liveness.evidence[0] ?? ''}; ${a.link})`;
   switch (v.kind) {
     case 'working':
       return { present: true, why: v.via[0] ?? `${v.released} of ${v.of} released it` };
-    case 'running': {
-      const w = v.workloads[0];
-      return { present: true, why: w ? `${describeWorkload(w)} runs` : (v.via[0] ?? 'its controller runs') };
-    }
+    case 'running':
+      return { present: true, why: v.actors[0] ? said(v.actors[0]) : (v.via[0] ?? 'its controller runs') };
     case 'deadlock': {
-      // Inside the target and still ready: it runs until the namespace DELETE stops its pods.
-      const live = v.workloads.find((w) => !w.deleting && w.readyReplicas > 0);
-      if (live) return { present: true, why: `${describeWorkload(live)} runs inside the namespace` };
+      // Inside the target and alive: it runs until the namespace DELETE stops its pods.
+      const live = v.actors.find((a) => a.liveness.state === 'live');
+      if (live) return { present: true, why: `${said(live)} inside the namespace` };
       return { present: false, why: v.clue };
     }
     case 'not-running':
-      return { present: false, why: `${describeWorkload(v.workloads[0]!)} is not running` };
+      return {
+        present: false,
+        why: `${v.actors[0]?.name ?? 'its controller'} is not alive (${v.via.join('; ')})`,
+      };
     case 'absent':
       return { present: false, why: v.detail };
     case 'unknown':
@@ -45,10 +48,17 @@ export function waitDecision(s: Snapshot, l: Leftover): WaitDecision {
   let unknown: WaitDecision | undefined;
   for (const f of finalizers) {
     if (isBuiltInFinalizer(f)) {
-      reasons.push(`${f}: ${BUILT_IN_FINALIZERS[f]}`);
+      const a = builtInActor(s, f, BUILT_IN_FINALIZERS[f] ?? 'kube-controller-manager');
+      if (a.liveness.state === 'live') {
+        reasons.push(`${f}: ${a.name} is alive (${a.liveness.evidence[0] ?? ''})`);
+        continue;
+      }
+      const why = `${f}: ${a.name} ${a.liveness.state === 'down' ? 'is not alive' : 'could not be told alive'} (${a.liveness.evidence.join('; ')})`;
+      if (a.liveness.state === 'down') return { wait: false, reason: 'controller-absent', finalizer: f, why };
+      unknown ??= { wait: false, reason: 'controller-unknown', finalizer: f, why };
       continue;
     }
-    const presence = controllerPresence(findOwner(s, f, heldBy([l])));
+    const presence = controllerPresence(releaseVerdict(s, f, heldBy([l])));
     if (presence.present === false) {
       return { wait: false, reason: 'controller-absent', finalizer: f, why: `${f}: ${presence.why}` };
     }

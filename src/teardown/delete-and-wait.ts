@@ -6,19 +6,15 @@ import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
 import type { Outcome, TargetReport } from '../model/run.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { Settings } from '../settings/settings.js';
-import {
-  identityProblem,
-  reasonOf,
-  requestDeletion,
-  resolveTargets,
-  type Resolved,
-} from '../targets/resolve.js';
-import { FALLBACK_READS, NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
-import { mapPool } from '../shared/pool.js';
+import { reasonOf, requestDeletion, resolveTargets, type Resolved } from '../targets/resolve.js';
+import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
 import { guardWrites } from './write-guard.js';
+import { checkOwners } from './owners.js';
+import { lostSight, markRecreated, recreatedNote, reread } from './last-read.js';
+import { checkOutlived } from './outlives.js';
 
 /** The action's log says what is still Terminating at least this often while it waits. */
 export const MAX_PROGRESS_MS = 30_000;
@@ -48,29 +44,6 @@ export interface TeardownResult {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-/**
- * Read the namespace again and apply what the answer shows: gone, recreated (same name, another UID), or its
- * current state. An answer for another name is ignored. Read failures leave the record as it was.
- */
-async function reread(kube: Kube, record: WaitRecord, now: () => number): Promise<void> {
-  const name = record.last.name;
-  const state = await kube.getNamespace(name).catch(() => 'failed' as const);
-  if (state === 'failed') return;
-  if (state === undefined) {
-    record.goneAt ??= now();
-    return;
-  }
-  if (identityProblem(name, state)) return;
-  if (state.uid !== record.last.uid) {
-    record.goneAt ??= now();
-    record.recreatedUid = state.uid;
-  } else {
-    // Still there under the same UID: whatever said "gone" was wrong.
-    record.goneAt = undefined;
-    record.last = state;
-  }
-}
 
 function outcomeOf(record: WaitRecord, requested: boolean): Outcome {
   if (record.recreatedUid !== undefined) return 'recreated';
@@ -112,41 +85,6 @@ function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now
   };
 }
 
-const recreatedNote = (uid: string): string =>
-  `gone, then recreated under the same name (new UID ${uid}); the new one was not touched`;
-
-/**
- * With the shared feed, the namespaces seen gone are not read one by one: one list of all namespaces at the end
- * shows any name held again by a namespace with another UID (reported recreated, never touched). When the list
- * cannot be read, each is read with a GET, a few at a time.
- */
-async function markRecreated(kube: Kube, reports: TargetReport[], logger: Logger): Promise<void> {
-  const gone = new Map(
-    reports.filter((r) => (r.outcome === 'gone' || r.outcome === 'forced') && r.uid).map((r) => [r.name, r]),
-  );
-  if (gone.size === 0) return;
-  const now = new Map<string, string>();
-  try {
-    await kube.listAllNamespaces((items) => {
-      for (const ns of items) if (gone.has(ns.name) && ns.uid) now.set(ns.name, ns.uid);
-    });
-  } catch (error) {
-    logger.debug(`listing all namespaces failed: ${reasonOf(error)}; reading each namespace gone instead`);
-    await mapPool([...gone.values()], FALLBACK_READS, async (r) => {
-      const state = await kube.getNamespace(r.name).catch(() => undefined);
-      if (state?.uid && !identityProblem(r.name, state)) now.set(r.name, state.uid);
-    });
-  }
-  for (const [name, uid] of now) {
-    const report = gone.get(name)!;
-    // A UID is never reused: the same UID here would contradict what the feed saw, so only another one counts.
-    if (uid === report.uid) continue;
-    report.outcome = 'recreated';
-    report.recreatedUid = uid;
-    report.note = recreatedNote(uid);
-  }
-}
-
 function simpleReport(name: string, outcome: Outcome, note: string, state?: NamespaceState): TargetReport {
   return {
     name,
@@ -176,6 +114,7 @@ async function waitAndInspect(
   ctx: RunCtx,
   state: NamespaceState,
   requestedMs: number | undefined,
+  bindings?: Early['roleBindings'],
 ): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
   const since = Math.min(terminatingSince(state, requestedMs) ?? clock.now(), clock.now());
@@ -198,7 +137,9 @@ async function waitAndInspect(
   stop.abort();
   await inspecting;
   const cancelled = ctx.deps.signal?.aborted === true;
-  if (inspector && !cancelled && record.goneAt === undefined && record.last.deletionTimestamp) {
+  // A DELETE this run sent was accepted: it is deleting even when the wait ended before it saw the change.
+  const deleting = record.last.deletionTimestamp !== undefined || requestedMs !== undefined;
+  if (inspector && !cancelled && record.goneAt === undefined && deleting) {
     await finishInspection(ctx, inspector, record);
   }
   // One last read decides: a new namespace may hold the name (report it, never touch it), and when the watch was
@@ -213,6 +154,7 @@ async function waitAndInspect(
   if (inspector) applyInspection(report, inspector.result);
   if (report.outcome === 'active' && state.deletionTimestamp !== undefined)
     report.note = listedTerminating(report);
+  if (report.outcome === 'stuck' && record.forbidden) lostSight(report, record.forbidden, bindings);
   return report;
 }
 
@@ -254,6 +196,7 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
     report = simpleReport(t.name, 'error', note, t.state);
   }
   ctx.progress.finish(t.name, report.outcome);
+  ctx.before.finished(t.name);
   return report;
 }
 
@@ -286,7 +229,7 @@ async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
     }
     state = requested.state;
   }
-  const report = await waitAndInspect(ctx, state, requestedMs);
+  const report = await waitAndInspect(ctx, state, requestedMs, early.roleBindings);
   ctx.before.finish(report, early);
   const took = report.durationMs !== undefined ? ` after ${formatDuration(report.durationMs)}` : '';
   logger.info(`${t.name}: ${report.outcome}${took}`);
@@ -310,10 +253,19 @@ export async function deleteAndWait(
     return found;
   });
   const ctxDeps = guarded(deps, resolved.targets);
+  // Active targets this run deletes: all of them are read (and their custom resources go) before any DELETE.
   const toDelete = settings.delete
-    ? resolved.targets.filter((t) => t.state && !t.state.deletionTimestamp && !t.refused && !t.error).length
-    : 0;
-  const before = new BeforeDelete(settings, ctxDeps, deadline, toDelete);
+    ? resolved.targets.flatMap((t) =>
+        t.state && !t.state.deletionTimestamp && !t.refused && !t.error ? [t.state] : [],
+      )
+    : [];
+  const before = new BeforeDelete(
+    settings,
+    { ...ctxDeps, shared: deps.inspect?.shared },
+    deadline,
+    toDelete.length,
+  );
+  before.prepare(toDelete);
   const feed = feedFor(resolved.targets, ctxDeps);
   const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
   progress.begin(resolved.targets.length);
@@ -324,7 +276,12 @@ export async function deleteAndWait(
     const targets = await logger.group('Delete, wait and diagnose', () =>
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
-    if (ctx.feed && !deps.signal?.aborted) await markRecreated(ctxDeps.kube, targets, logger);
+    const kube = ctxDeps.kube;
+    if (ctx.feed && !deps.signal?.aborted) await markRecreated(kube, targets, logger);
+    if (deps.inspect && !deps.signal?.aborted) {
+      await checkOwners({ kube, clock, logger, shared: deps.inspect.shared }, targets);
+      await checkOutlived({ kube, logger }, targets);
+    }
     return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
   } finally {
     stopProgress();

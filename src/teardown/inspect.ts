@@ -1,6 +1,7 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, sightOf, takeSnapshot } from '../diagnosis/index.js';
 import type { EarlierSight, Snapshot } from '../diagnosis/types.js';
+import type { SharedReads } from '../diagnosis/reads.js';
 import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
 import { executePlan } from '../force/execute.js';
@@ -35,6 +36,8 @@ export interface InspectDeps {
   slowAfterMs: number;
   /** Read errors already warned about in this run (shared by every namespace's inspector). */
   warned?: Set<string>;
+  /** The run's cluster-wide reads, shared by every snapshot while fresh. */
+  shared?: SharedReads;
 }
 
 /** What the inspector did for one namespace. */
@@ -66,7 +69,11 @@ async function diagnoseNow(
   sight: EarlierSight;
   unread: Snapshot['readErrors'];
 }> {
-  const snapshot = await takeSnapshot(deps.kube, ns, { clock: () => deps.clock.now(), earlier });
+  const snapshot = await takeSnapshot(deps.kube, ns, {
+    clock: () => deps.clock.now(),
+    earlier,
+    ...(deps.shared ? { shared: deps.shared } : {}),
+  });
   return {
     findings: diagnose(snapshot),
     leftovers: snapshot.leftovers,

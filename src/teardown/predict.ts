@@ -3,7 +3,7 @@
  * deletion will run into. Pure; the same owner evidence (`findOwner`) the diagnosis uses, so both always agree.
  */
 import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
-import { findOwner, heldBy } from '../diagnosis/owner.js';
+import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
 import { objectRef } from '../diagnosis/refs.js';
 import type { Evidence, Finding, Leftover } from '../model/findings.js';
 import type { Snapshot, WebhookState } from '../diagnosis/types.js';
@@ -43,7 +43,7 @@ function podsFirstWords(ctx: PredictContext): string {
 function finalizerPredictions(s: Snapshot, ctx: PredictContext): Prediction[] {
   return holders(s).flatMap(([f, objects]): Prediction[] => {
     if (isBuiltInFinalizer(f)) return [];
-    const verdict = findOwner(s, f, heldBy(objects));
+    const verdict = releaseVerdict(s, f, heldBy(objects));
     const presence = controllerPresence(verdict);
     const base = { subject: f, objects: objects.map(objectRef), evidence: holderEvidence(f, objects) };
     if (presence.present === false) {
@@ -120,7 +120,7 @@ function apiServicePredictions(findings: readonly Finding[]): Prediction[] {
 }
 
 /** Whether a webhook's DELETE rule entry (`*`, `res`, `res.group`, with `*` parts) covers a leftover's type. */
-function intercepts(entry: string, l: Leftover): boolean {
+export function intercepts(entry: string, l: Leftover): boolean {
   if (entry === '*') return true;
   const dot = entry.indexOf('.');
   const res = dot < 0 ? entry : entry.slice(0, dot);

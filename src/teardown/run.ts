@@ -5,6 +5,8 @@ import type { RunContext, RunReport, RunResult, TargetReport } from '../model/ru
 import type { LifecycleReport } from '../model/lifecycle.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
+import { SharedReads } from '../diagnosis/reads.js';
+import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
 import { refuseWritesOn } from './cancel.js';
 import { deleteAndWait, type TeardownDeps } from './delete-and-wait.js';
 
@@ -33,12 +35,21 @@ export function failuresOf(
   if (errors.length) failures.push(`${errors.length} namespace(s) ended in error: ${errors.join(', ')}`);
   const present = targets.filter((t) => t.outcome === 'stuck' || t.outcome === 'active').map((t) => t.name);
   if (present.length) failures.push(`${present.length} namespace(s) still present: ${present.join(', ')}`);
+  const back = targets.filter((t) => t.findings.some(recreatesIt)).map((t) => t.name);
+  if (back.length)
+    failures.push(`${back.length} namespace(s) will be recreated by a live owner: ${back.join(', ')}`);
   const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
   // Only the selector or the sweep can pick a protected namespace (a protected name given as input is refused).
   const picked = settings.sweep ? 'were chosen by the sweep' : 'matched the selector';
   if (refused.length) failures.push(`protected namespace(s) ${picked}: ${refused.join(', ')}`);
   if (settings.failOn === 'leaked') {
-    const leaked = targets.filter((t) => t.findings.some((f) => f.leaked)).map((t) => t.name);
+    const broken = targets.flatMap((t) =>
+      t.findings.filter((f) => f.id === 'still-broken').map((f) => f.basis?.[0] ?? f.cause),
+    );
+    if (broken.length) failures.push(`left broken after the run: ${[...new Set(broken)].join('; ')}`);
+    const leaked = targets
+      .filter((t) => t.findings.some((f) => f.leaked && f.id !== 'still-broken'))
+      .map((t) => t.name);
     if (leaked.length) failures.push(`finalizers leaked in: ${leaked.join(', ')}`);
     const forced = targets.filter((t) => t.outcome === 'forced').map((t) => t.name);
     if (forced.length)
@@ -57,6 +68,8 @@ export async function runTeardown(
   for (const warning of settings.warnings) deps.logger.warning(warning);
   // Once cancelled, no new write starts, whichever code path would make it.
   const kube = deps.signal ? refuseWritesOn(deps.kube, deps.signal) : deps.kube;
+  // Cluster-wide reads (workloads, roles, Leases, CRDs, webhooks) once per checkpoint for all targets, not per target.
+  const shared = new SharedReads(() => deps.clock.now());
   const inspect: InspectDeps = {
     kube,
     logger: deps.logger,
@@ -65,6 +78,7 @@ export async function runTeardown(
     isProtected: (name) => isProtected(settings, name),
     slowAfterMs: deps.slowAfterMs ?? Math.min(SLOW_AFTER_MS, settings.timeoutMs / 2),
     warned: new Set(),
+    shared,
   };
   const { targets, error } = await deleteAndWait(
     settings,

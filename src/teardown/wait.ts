@@ -1,5 +1,6 @@
 /** Watch-based wait for one namespace to be gone, with a slow poll as a safety net. Reads the cluster only. */
-import type { Kube, NamespaceEvent, WatchHandle } from '../kube/port.js';
+import { describeError } from '../diagnosis/reads.js';
+import { KubeError, type Kube, type NamespaceEvent, type WatchHandle } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
@@ -17,6 +18,8 @@ export interface WaitRecord {
   recreatedUid?: string;
   /** Watch restarts, by cause, for the report. */
   restarts: { expired: number; reset: number };
+  /** The last read of the namespace was refused (403): this identity may no longer see it. Cleared by a read. */
+  forbidden?: string;
 }
 
 export interface WaitOptions {
@@ -161,10 +164,12 @@ class NamespaceWaiter implements FeedTarget {
   async readNow(): Promise<NamespaceState | undefined | 'error'> {
     try {
       const ns = await this.kube.getNamespace(this.initial.name);
+      delete this.record.forbidden;
       this.observe(ns);
       return ns;
     } catch (error) {
       this.opts.logger.debug(`reading ${this.initial.name} failed: ${messageOf(error)}`);
+      if (error instanceof KubeError && error.code === 403) this.record.forbidden = describeError(error);
       return 'error';
     }
   }

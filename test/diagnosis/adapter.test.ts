@@ -44,7 +44,10 @@ describe('diagnosis scenarios over real HTTPS', () => {
     cluster.addDeployment('kiali-operator', 'kiali-operator', {
       readyReplicas: 1,
       image: 'quay.io/kiali/kiali-operator:v2.1',
+      serviceAccount: 'kiali-operator',
     });
+    const serviceAccount = { namespace: 'kiali-operator', name: 'kiali-operator' };
+    cluster.addGrant({ group: 'kiali.io', resource: 'kialis', serviceAccount });
     const kube = await connectKube(cluster);
     const ns = await terminating(kube, s.namespace, hasCondition('NamespaceFinalizersRemaining'));
     const owner = diagnose(await takeSnapshot(kube, ns)).find((f) => f.id === 'finalizer-owner-gone')!;
@@ -65,11 +68,19 @@ describe('diagnosis scenarios over real HTTPS', () => {
         finalizers: ['example.com/hold'],
         spec: {
           replicas: 1,
-          template: { spec: { containers: [{ name: 'op', image: 'quay.io/kiali/kiali-operator:v2.1' }] } },
+          template: {
+            spec: {
+              serviceAccountName: 'kiali-operator',
+              containers: [{ name: 'op', image: 'quay.io/kiali/kiali-operator:v2.1' }],
+            },
+          },
         },
         status: { readyReplicas: 0 },
       },
     );
+    // Its ClusterRole outlives the namespace: what still ties the account there to the objects.
+    const serviceAccount = { namespace: s.namespace, name: 'kiali-operator' };
+    cluster.addGrant({ group: 'kiali.io', resource: 'kialis', serviceAccount });
     const kube = await connectKube(cluster);
     const ns = await terminating(kube, s.namespace, hasCondition('NamespaceFinalizersRemaining'));
     const owner = diagnose(await takeSnapshot(kube, ns)).find(

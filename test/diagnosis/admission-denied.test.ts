@@ -188,3 +188,74 @@ describe('admission-denied', () => {
     expect(a[0]!.cause).toBe(b[0]!.cause);
   });
 });
+
+/** kube-apiserver's words when a binding's parameter cannot be found and parameterNotFoundAction is Deny. */
+const VAP_NO_PARAMS =
+  "configmaps \"app\" is forbidden: ValidatingAdmissionPolicy 'limits' with binding 'limits-binding' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction";
+
+describe('policy-cannot-evaluate', () => {
+  const s = (policyBindings?: Snapshot['policyBindings']): Snapshot =>
+    snapshot({ namespace: failing(VAP_NO_PARAMS), ...(policyBindings ? { policyBindings } : {}) });
+
+  test('"failed to configure binding" is no deliberate denial: no admission-denied finding for it', () => {
+    expect(parseDenials(VAP_NO_PARAMS)[0]).toMatchObject({
+      policy: 'limits',
+      binding: 'limits-binding',
+      cannotEvaluate:
+        'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction',
+    });
+    expect(diagnose(s()).map((f) => f.id)).not.toContain('admission-denied');
+  });
+
+  test.each([
+    {
+      name: 'the parameter the binding names was read missing: said, as what the binding lacks',
+      bindings: [
+        {
+          binding: 'limits-binding',
+          policy: 'limits',
+          paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' },
+          paramKind: 'v1 ConfigMap',
+          paramFound: false,
+        },
+      ],
+      lacks:
+        'its binding limits-binding takes its parameter from v1 ConfigMap limits in preview-42 (no namespace in spec.paramRef: the object’s own), which does not exist, parameterNotFoundAction Deny',
+    },
+    {
+      name: 'the binding could not be read: said so, still not a deliberate denial',
+      bindings: [{ binding: 'limits-binding', policy: 'limits', unread: '403 Forbidden: no' }],
+      lacks: 'its binding could not be read: 403 Forbidden: no',
+    },
+    { name: 'the binding was never read', bindings: undefined, lacks: 'its binding was not read' },
+  ])('$name', ({ bindings, lacks }) => {
+    const [f] = diagnose(s(bindings));
+    expect(f).toMatchObject({
+      id: 'policy-cannot-evaluate',
+      verdict: 'cannot-evaluate',
+      severity: 'error',
+      summary: `ValidatingAdmissionPolicy limits (binding limits-binding) cannot evaluate, so it refuses the namespace controller’s deletes (not on purpose): ${lacks}`,
+      targets: [
+        {
+          kind: 'denied-on-purpose',
+          by: 'ValidatingAdmissionPolicy limits (binding limits-binding) (cannot evaluate)',
+        },
+      ],
+    });
+    expect(f!.basis).toEqual([
+      'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction',
+      lacks,
+    ]);
+    // Nothing it offers switches the policy off.
+    expect(f!.remedy.commands.join('\n')).not.toMatch(/delete|failurePolicy|patch/);
+    expect(f!.remedy.lastResort).toBeUndefined();
+  });
+
+  test('a CEL expression that errs is the same: cannot evaluate', () => {
+    const text =
+      "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'object.spec.x > 1' resulted in error: no such key: x";
+    expect(parseDenials(text)[0]!.cannotEvaluate).toMatch(
+      /^expression 'object.spec.x > 1' resulted in error/,
+    );
+  });
+});

@@ -2,6 +2,7 @@
 import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 import type {
   ApiServiceState,
+  ControlPlaneState,
   NodeState,
   PodState,
   Snapshot,
@@ -142,6 +143,57 @@ export function workload(over: Partial<WorkloadState> & { name: string; namespac
     serviceAccount: 'default',
     ...over,
   };
+}
+
+/** RBAC that lets ServiceAccount `sa` update objects of `t` and their finalizers, as an operator's ClusterRole does. */
+export function grant(
+  t: { group: string; resource: string },
+  sa: { namespace: string; name: string },
+  role = `${sa.name}-role`,
+): Snapshot['rbac'] {
+  return {
+    roles: [
+      {
+        kind: 'ClusterRole',
+        name: role,
+        rules: [
+          {
+            apiGroups: [t.group],
+            resources: [t.resource, `${t.resource}/finalizers`],
+            verbs: ['get', 'list', 'watch', 'update', 'patch'],
+          },
+        ],
+      },
+    ],
+    bindings: [
+      {
+        kind: 'ClusterRoleBinding',
+        name: role,
+        role: { kind: 'ClusterRole', name: role },
+        subjects: [{ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }],
+      },
+    ],
+  };
+}
+
+/** kube-system as read: kube-controller-manager's Lease renewed `ago` seconds before the snapshot (absent: none). */
+export function controlPlane(
+  ago: number | 'absent' = 2,
+  pods?: ControlPlaneState['pods'],
+): ControlPlaneState {
+  const leases =
+    ago === 'absent'
+      ? []
+      : [
+          {
+            namespace: 'kube-system',
+            name: 'kube-controller-manager',
+            holder: 'master-1_6d1c',
+            renewTime: new Date(Date.parse(TAKEN_AT) - ago * 1000).toISOString(),
+            durationSeconds: 15,
+          },
+        ];
+  return { leases, ...(pods ? { pods } : {}) };
 }
 
 /** A pod in the namespace. */

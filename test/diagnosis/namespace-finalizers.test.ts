@@ -1,6 +1,15 @@
 import { namespaceMetadataFinalizers } from '../../src/diagnosis/rules/namespace-metadata-finalizers.js';
 import { specFinalizers } from '../../src/diagnosis/rules/spec-finalizers.js';
-import { TEXT, conditions, namespace, snapshot, workload, type RuleRow } from './fixtures.js';
+import {
+  TEXT,
+  conditions,
+  controlPlane,
+  grant,
+  namespace,
+  snapshot,
+  workload,
+  type RuleRow,
+} from './fixtures.js';
 
 // Field report 001/004: kubesphere-system with metadata.finalizers left by an uninstalled KubeSphere.
 const kubesphere = namespace({
@@ -17,7 +26,13 @@ const ksController = workload({
   name: 'ks-controller-manager',
   namespace: 'kubesphere-system',
   hints: ['kubesphere/ks-controller-manager:v3.4.1'],
+  serviceAccount: 'kubesphere',
 });
+/** KubeSphere's controller may update namespaces: what ties it to the namespace's own finalizer. */
+const KS_RBAC = grant(
+  { group: '', resource: 'namespaces' },
+  { namespace: 'kubesphere-system', name: 'kubesphere' },
+);
 
 const metadataRows: RuleRow[] = [
   {
@@ -28,7 +43,7 @@ const metadataRows: RuleRow[] = [
         id: 'namespace-metadata-finalizers',
         severity: 'error',
         summary:
-          'namespace kubesphere-system metadata.finalizers holds finalizers.kubesphere.io/namespaces: no controller for it runs in the cluster (leaked: its owner is gone)',
+          'namespace kubesphere-system metadata.finalizers holds finalizers.kubesphere.io/namespaces: leaked: no live actor can release it',
         evidence: [
           {
             object: 'namespace/kubesphere-system',
@@ -37,11 +52,12 @@ const metadataRows: RuleRow[] = [
           },
           { object: 'namespace/kubesphere-system', field: 'spec.finalizers', value: '["kubernetes"]' },
           {
-            object: 'cluster',
-            field: 'deployments,statefulsets,daemonsets',
-            value: 'none mentions kubesphere',
+            object: 'actor',
+            field: 'RBAC',
+            value: 'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers',
           },
         ],
+        verdict: 'leaked',
         leaked: true,
         remedy: {
           commands: [KS_PATCH],
@@ -56,7 +72,7 @@ const metadataRows: RuleRow[] = [
   },
   {
     name: 'its controller lives in the namespace being deleted: deadlock',
-    given: snapshot({ namespace: kubesphere, workloads: [ksController] }),
+    given: snapshot({ namespace: kubesphere, workloads: [ksController], rbac: KS_RBAC }),
     expect: [
       { severity: 'error', leaked: true, summary: expect.stringContaining('deadlock') as unknown as string },
     ],
@@ -66,6 +82,7 @@ const metadataRows: RuleRow[] = [
     given: snapshot({
       namespace: { ...kubesphere, name: 'team-a' },
       workloads: [ksController],
+      rbac: KS_RBAC,
     }),
     expect: [
       { severity: 'warning', leaked: false, owner: expect.objectContaining({ present: true }) as never },
@@ -73,8 +90,13 @@ const metadataRows: RuleRow[] = [
   },
   {
     name: 'foregroundDeletion from a Foreground DELETE: garbage collector, notice',
-    given: snapshot({ namespace: namespace({ metadataFinalizers: ['foregroundDeletion'] }) }),
-    expect: [{ severity: 'notice', leaked: false }],
+    given: snapshot({
+      namespace: namespace({ metadataFinalizers: ['foregroundDeletion'] }),
+      controlPlane: controlPlane(2),
+    }),
+    expect: [
+      { severity: 'notice', leaked: false, owner: expect.objectContaining({ present: true }) as never },
+    ],
   },
   { name: 'no metadata finalizers: nothing', given: snapshot(), expect: [] },
 ];
@@ -90,7 +112,7 @@ const specRows: RuleRow[] = [
         severity: 'error',
         leaked: true,
         summary:
-          'namespace preview-42 spec.finalizers holds example.com/cleanup: no controller for it runs in the cluster (leaked: its owner is gone)',
+          'namespace preview-42 spec.finalizers holds example.com/cleanup: leaked: no live actor can release it',
         remedy: {
           commands: [
             `kubectl get namespace preview-42 -o json | jq --arg f0 example.com/cleanup '.spec.finalizers |= map(select(. != $f0))' | kubectl replace --raw /api/v1/namespaces/preview-42/finalize -f -`,

@@ -62,15 +62,16 @@ const rows: Row[] = [
     expect: {
       severity: 'warning',
       leaked: false,
+      verdict: 'waiting',
       owner: expect.objectContaining({
-        controller: 'Deployment platform/zeta-manager (1 ready)',
+        controller: 'Deployment platform/zeta-manager',
         present: true,
       }) as never,
       confidence: 0.9,
       remedy: expect.objectContaining({
         commands: ['kubectl logs -n platform deployment/zeta-manager --tail=100'],
         lastResort: expect.objectContaining({
-          risk: expect.stringContaining('is running') as unknown,
+          risk: expect.stringContaining('is alive') as unknown,
         }) as unknown,
       }) as never,
     },
@@ -87,8 +88,9 @@ const rows: Row[] = [
     expect: {
       severity: 'error',
       leaked: false,
+      verdict: 'down',
       owner: expect.objectContaining({
-        controller: 'Deployment platform/zeta-manager (0 ready)',
+        controller: 'Deployment platform/zeta-manager',
         present: false,
       }) as never,
       remedy: expect.objectContaining({
@@ -106,7 +108,7 @@ const rows: Row[] = [
     evidence: [/no Deployment, StatefulSet or DaemonSet runs as ServiceAccount platform\/zeta/],
   },
   {
-    name: 'a role for every group (cluster-admin) ties nothing: the running admin tool is not taken for the owner',
+    name: 'a role for every group (cluster-admin) ties nothing specific, but its live holder could release it: unknown, never leaked',
     given: {
       workloads: [{ ...zeta, name: 'argocd-server', serviceAccount: 'argocd' }],
       rbac: {
@@ -114,10 +116,74 @@ const rows: Row[] = [
         bindings: [binding('argocd', 'platform', 'admin-all', 'argo')],
       },
     },
-    expect: { severity: 'error', leaked: true },
+    expect: {
+      severity: 'warning',
+      verdict: 'unknown',
+      leaked: false,
+      summary: expect.stringContaining(
+        'nothing ties a controller to these objects, but 1 live workload(s) may update every resource and could release it (Deployment platform/argocd-server)',
+      ) as never,
+    },
     evidence: [
-      /^no role bound to a ServiceAccount \(Kubernetes' own aside\) may update gizmos\.widgets\.dev$/,
+      /^ClusterRole admin-all may update gizmos\.widgets\.dev \(every resource\), bound by ClusterRoleBinding argo/,
     ],
+  },
+  {
+    name: 'a cluster-admin holder is alive, but managedFields name the controller that set the finalizer and nothing runs as it: leaked',
+    given: {
+      leftovers: [
+        leftover(GIZMOS, {
+          name: 'a',
+          finalizers: [FINALIZER],
+          deletionTimestamp: ago(300),
+          finalizerManagers: ['gizmo-manager', 'kubectl-client-side-apply'],
+        }),
+      ],
+      workloads: [{ ...zeta, name: 'argocd-server', serviceAccount: 'argocd' }],
+      rbac: {
+        roles: [role([ADMIN_RULE], 'admin-all')],
+        bindings: [binding('argocd', 'platform', 'admin-all', 'argo')],
+      },
+    },
+    expect: {
+      verdict: 'leaked',
+      leaked: true,
+      basis: ['managedFields: gizmo-manager set the finalizer, and no workload runs as it'],
+    },
+  },
+  {
+    name: 'managedFields name the manager that set the finalizer, and it is a running workload’s container: waiting',
+    given: {
+      leftovers: [
+        leftover(GIZMOS, {
+          name: 'a',
+          finalizers: [FINALIZER],
+          deletionTimestamp: ago(300),
+          finalizerManagers: ['manager'],
+        }),
+      ],
+      workloads: [{ ...zeta, containers: ['manager', 'kube-rbac-proxy'] }],
+    },
+    expect: { verdict: 'waiting', leaked: false },
+    evidence: [/^managedFields: manager manager set the finalizer$/],
+  },
+  {
+    name: 'RBAC lets a User (an identity outside the cluster) update the objects: unknown, never leaked',
+    given: {
+      workloads: [decoy],
+      rbac: {
+        roles: [role([FINALIZERS_RULE])],
+        bindings: [
+          {
+            kind: 'ClusterRoleBinding',
+            name: 'zeta',
+            role: { kind: 'ClusterRole', name: 'zeta-role' },
+            subjects: [{ kind: 'User', name: 'zeta-controller' }],
+          },
+        ],
+      },
+    },
+    expect: { verdict: 'unknown', leaked: false },
   },
   {
     name: "Kubernetes' own system: roles are left out",
@@ -165,9 +231,10 @@ const rows: Row[] = [
     },
     expect: {
       severity: 'warning',
+      verdict: 'unknown',
       leaked: false,
       summary: expect.stringMatching(
-        /its controller is unknown: no workload mentions .*, and roles could not be read \(403 Forbidden: .*\): whether a controller with another name may update these objects is unknown/,
+        /unknown: no actor was found, and roles could not be read: 403 Forbidden: .*: whether one can release it is unknown/,
       ),
     },
   },
@@ -189,7 +256,7 @@ const rows: Row[] = [
     evidence: [/Lease platform\/zeta-leader held by zeta-manager-6d4f9c7b8-x2kqz_0c1d, renewed 4s ago$/],
   },
   {
-    name: 'no workload, but a fresh Lease names the product: a controller runs somewhere, not called a leak',
+    name: 'a fresh Lease whose name mentions the product ties nothing to the objects: no evidence, leaked',
     given: {
       leftovers: [
         leftover(type('kiali.io', 'v1alpha1', 'kialis', 'Kiali'), {
@@ -199,8 +266,23 @@ const rows: Row[] = [
       ],
       leases: [lease({ namespace: 'ops', name: 'kiali-operator-lock', holder: 'vm-17', renewTime: ago(3) })],
     },
-    expect: { severity: 'warning', leaked: false },
-    evidence: [/Lease ops\/kiali-operator-lock held by vm-17, renewed 3s ago$/],
+    expect: { severity: 'error', leaked: true },
+  },
+  {
+    name: 'the controller RBAC names holds an expired Lease: down, not called alive',
+    given: {
+      workloads: [zeta],
+      rbac: { roles: [role([FINALIZERS_RULE])], bindings: [binding('zeta', 'platform')] },
+      leases: [
+        lease({
+          namespace: 'platform',
+          name: 'zeta-leader',
+          holder: 'zeta-manager-6d4f9c7b8-x2kqz_0c1d',
+          renewTime: ago(3600),
+        }),
+      ],
+    },
+    expect: { severity: 'error', verdict: 'down', leaked: false },
   },
   {
     name: 'an expired Lease is no sign of life: leaked',
@@ -259,7 +341,7 @@ describe('thousands of objects, one finalizer', () => {
 
   test('one finding that counts them, names three, and fixes them all with one command', () => {
     expect(f!.summary).toBe(
-      'example.com/cleanup on 2,000 widgets.example.com objects (held-0001, held-0002, held-0003 and 1,997 more): no controller for it runs in the cluster (leaked: its owner is gone)',
+      'example.com/cleanup on 2,000 widgets.example.com objects (held-0001, held-0002, held-0003 and 1,997 more): leaked: no live actor can release it',
     );
     expect(f!.objects).toBe(2000);
     expect(f!.remedy.commands).toEqual([

@@ -66,7 +66,10 @@ const rows: Row[] = [
       s.cluster.addDeployment('kiali-operator', 'kiali-operator', {
         readyReplicas: 1,
         image: 'quay.io/kiali/kiali-operator:v2.1',
+        serviceAccount: 'kiali-operator',
       });
+      const serviceAccount = { namespace: 'kiali-operator', name: 'kiali-operator' };
+      s.cluster.addGrant({ group: 'kiali.io', resource: 'kialis', serviceAccount });
       return s;
     },
     ready: hasCondition('NamespaceFinalizersRemaining'),

@@ -178,14 +178,12 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
   });
 
   it('reads the CRD, all workloads, roles and Leases only when a custom finalizer must be matched to its controller', async () => {
-    const crd = {
-      metadata: {
-        name: 'kialis.kiali.io',
-        labels: { 'app.kubernetes.io/managed-by': 'Helm' },
-        annotations: { 'meta.helm.sh/release-namespace': 'kiali-operator', other: 'x' },
-      },
-      spec: { group: 'kiali.io', names: { plural: 'kialis', kind: 'Kiali' } },
-    };
+    // As a metadata-only list gives it: owner annotations kept, others (last-applied…) dropped by the adapter.
+    const crd = meta({
+      name: 'kialis.kiali.io',
+      labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+      ownerAnnotations: { 'meta.helm.sh/release-namespace': 'kiali-operator' },
+    });
     const deployment = {
       metadata: { name: 'kiali-operator', namespace: 'kiali-operator', labels: { app: 'kiali-operator' } },
       spec: {
@@ -198,12 +196,13 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
       status: { readyReplicas: 1 },
     };
     const { kube, s } = await snap({
-      objects: { 'kiali.io/kialis': [meta({ name: 'kiali', finalizers: ['kiali.io/finalizer'] })] },
-      bodies: { '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/kialis.kiali.io': crd },
+      objects: {
+        'kiali.io/kialis': [meta({ name: 'kiali', finalizers: ['kiali.io/finalizer'] })],
+        'apiextensions.k8s.io/customresourcedefinitions': [crd],
+      },
       lists: { '/apis/apps/v1/deployments': [deployment] },
     });
     expect(kube.rawPaths().sort()).toEqual([
-      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/kialis.kiali.io',
       APISERVICES,
       '/apis/apps/v1/daemonsets',
       '/apis/apps/v1/deployments',
@@ -213,12 +212,18 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
       '/apis/rbac.authorization.k8s.io/v1/clusterroles',
       '/apis/rbac.authorization.k8s.io/v1/namespaces/preview-42/rolebindings',
     ]);
+    // Every CRD in one metadata-only list (its name is plural.group); the kind is not needed.
+    expect(kube.of('listMetadata').map((c) => c.args[0])).toContainEqual({
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      resource: 'customresourcedefinitions',
+    });
     expect(s.crds).toEqual([
       {
         name: 'kialis.kiali.io',
         group: 'kiali.io',
         plural: 'kialis',
-        kind: 'Kiali',
+        kind: '',
         hints: ['app.kubernetes.io/managed-by=Helm', 'meta.helm.sh/release-namespace=kiali-operator'],
       },
     ]);
@@ -231,15 +236,20 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
         deleting: false,
         hints: ['quay.io/kiali/kiali-operator:v1.89', '--zap-log-level=info', 'app=kiali-operator'],
         serviceAccount: 'default',
+        containers: [],
       },
     ]);
   });
 
-  it('built-in finalizers alone need no workload or CRD reads', async () => {
+  it('built-in finalizers alone need no workload or CRD reads: only kube-system’s Leases, and pods where no Lease is', async () => {
     const { kube } = await snap({
       objects: { '/configmaps': [meta({ name: 'cm', finalizers: ['foregroundDeletion'] })] },
     });
-    expect(kube.rawPaths()).toEqual([APISERVICES]);
+    expect(kube.rawPaths()).toEqual([
+      APISERVICES,
+      '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases',
+      '/api/v1/namespaces/kube-system/pods?labelSelector=component%20in%20(kube-controller-manager%2Ccloud-controller-manager)',
+    ]);
   });
 
   it('a 404 on a list means the type is not served: nothing of it, and no read error', async () => {

@@ -33,7 +33,7 @@ describe('node dist/index.js, run the way the runner runs it', () => {
     expect(run.summary).toMatch(/^\| preview-2 \| .* \| ❌ stuck · \d+s \| kiali\.io\/finalizer on kialis/m);
     expect(run.summary).toContain('kiali.io/finalizer in 1 resource instances');
     expect(run.stdout).toMatch(
-      /^::error title=Namespace preview-2 stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: no controller .* Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n preview-2 /m,
+      /^::error title=Namespace preview-2 stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: leaked: no live actor can release it\. Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n preview-2 /m,
     );
     expect(run.stdout).toContain(
       '::error::Namespace teardown failed: 1 namespace(s) still present: preview-2',

@@ -31,7 +31,7 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
     // the DELETE (and that it came true), and the step's failure line.
     expect(annotations(run)).toHaveLength(3);
     expect(annotations(run)[0]).toMatch(
-      /^::error title=Namespace istio-system stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: no controller .* Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n istio-system --type=json/,
+      /^::error title=Namespace istio-system stuck in Terminating::kiali\.io\/finalizer on kialis\.kiali\.io\/kiali: leaked: no live actor can release it\. Fix: kubectl --context fake patch kialis\.kiali\.io kiali -n istio-system --type=json/,
     );
     expect(annotations(run)[1]).toMatch(
       /^::notice title=Predicted before deleting%3A istio-system will hang::leak of kiali\.io\/finalizer: .* After the run: came true: stuck on it\.$/,

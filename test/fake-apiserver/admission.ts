@@ -20,6 +20,10 @@ export interface DenyRule {
   resource: string;
   group?: string;
   namespace?: string;
+  /** Deny only requests outside this namespace (the cluster scope included). */
+  outside?: string;
+  /** Deny only while this holds (e.g. once the RoleBinding that granted the rights is gone). */
+  when?: () => boolean;
 }
 
 /** authorizer.Attributes of a resource request. */
@@ -40,7 +44,9 @@ export function authorize(a: AuthzAttributes, rules: DenyRule[]): void {
       (r.verb === '*' || r.verb === a.verb) &&
       (r.resource === '*' || r.resource === res) &&
       (r.group === undefined || r.group === '*' || r.group === a.group) &&
-      (r.namespace === undefined || r.namespace === a.namespace),
+      (r.namespace === undefined || r.namespace === a.namespace) &&
+      (r.outside === undefined || r.outside !== a.namespace) &&
+      (r.when === undefined || r.when()),
   );
   if (!hit) return;
   const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';

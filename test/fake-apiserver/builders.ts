@@ -235,3 +235,42 @@ export function crdBody(o: CrdOptions): JsonMap {
     },
   };
 }
+
+/** Who an RBAC grant is for, on what type, and where (a namespace: a Role and RoleBinding there; none: cluster-wide). */
+export interface GrantOptions {
+  group: string;
+  resource: string;
+  serviceAccount: { namespace: string; name: string };
+  /** A Role and RoleBinding in this namespace instead of a ClusterRole and ClusterRoleBinding. */
+  namespace?: string;
+  /** Name of the role and its binding. Default `<account>-manager`. */
+  name?: string;
+}
+
+/** The role (update on the type and its finalizers, as an operator's) and the binding that gives it to the account. */
+export function grantBodies(o: GrantOptions): { role: JsonMap; binding: JsonMap } {
+  const name = o.name ?? `${o.serviceAccount.name}-manager`;
+  const kind = o.namespace ? 'Role' : 'ClusterRole';
+  const meta = { name, ...(o.namespace ? { namespace: o.namespace } : {}) };
+  return {
+    role: {
+      kind,
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      metadata: meta,
+      rules: [
+        {
+          apiGroups: [o.group],
+          resources: [o.resource, `${o.resource}/finalizers`, `${o.resource}/status`],
+          verbs: ['get', 'list', 'watch', 'update', 'patch'],
+        },
+      ],
+    },
+    binding: {
+      kind: `${kind}Binding`,
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      metadata: meta,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name },
+      subjects: [{ kind: 'ServiceAccount', ...o.serviceAccount }],
+    },
+  };
+}

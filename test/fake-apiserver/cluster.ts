@@ -3,29 +3,33 @@
 import { randomBytes } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { DenyRule } from './admission.js';
+import { CLIENT_USER, type DenyRule } from './admission.js';
 import type { PolicyDenial, WebhookDenial } from './denials.js';
 import { apiServiceObject, reconcileApiServices } from './apiservices.js';
 import { Background } from './background.js';
 import {
   type CrdOptions,
+  type GrantOptions,
   type PodOptions,
   type WebhookOptions,
   crdBody,
   deploymentBody,
   endpointSliceBody,
   endpointsBody,
+  grantBodies,
   nodeBody,
   podBody,
   serviceBody,
   webhookConfigBody,
 } from './builders.js';
 import { NamespaceController } from './controller.js';
+import { LeaderLease } from './leader.js';
 import { Operator, type OperatorOptions } from './operator.js';
 import { Core, systemCtx } from './core.js';
 import { type Fault, type FaultAction, type FrontState, type RequestRecord, makeHandler } from './http.js';
 import { asRecord, clone, isoSeconds, newUid, normalize } from './meta.js';
-import { type ResourceType, APISERVICE_GR, apiVersionOf, grOf } from './registry.js';
+import { type ResourceType, APISERVICE_GR, CRD_GR, apiVersionOf, grOf } from './registry.js';
+import { genericDelete } from './delete.js';
 import { serverCerts } from './tls.js';
 import type { ControllerTiming, Gvr, JsonMap, KObj, KubeVersion, NsObj } from './types.js';
 
@@ -35,6 +39,11 @@ export interface FakeClusterOptions {
   version?: KubeVersion;
   /** Interval of BOOKMARK events on watches that allow them (default 5000 ms; 0 = never). */
   bookmarkIntervalMs?: number;
+  /**
+   * Publish kube-controller-manager's leader-election Lease (kube-system/kube-controller-manager, renewed every 2 s
+   * while started), as a real control plane does. Default true; false = a cluster where it is not visible.
+   */
+  controllerManagerLease?: boolean;
 }
 
 export interface StartedCluster {
@@ -57,6 +66,7 @@ export class FakeCluster {
   private readonly core: Core;
   private readonly background: Background;
   private readonly controller: NamespaceController;
+  private readonly lease: LeaderLease | undefined;
   private readonly front: FrontState;
   private server: https.Server | undefined;
 
@@ -64,6 +74,7 @@ export class FakeCluster {
     this.core = new Core(opts.version ?? '1.34', opts.bookmarkIntervalMs ?? 5000);
     this.background = new Background(this.core);
     this.controller = new NamespaceController(this.core, opts.controller);
+    this.lease = opts.controllerManagerLease === false ? undefined : new LeaderLease(this.core);
     this.front = {
       token: randomBytes(24).toString('hex'),
       latencyMs: opts.latencyMs ?? 0,
@@ -90,6 +101,7 @@ export class FakeCluster {
     this.server = server;
     this.background.start();
     this.controller.start();
+    this.lease?.start();
     for (const o of this.operators) o.start();
     const url = `https://${this.front.serverAddress()}`;
     const caData = Buffer.from(certs.caCert).toString('base64');
@@ -119,6 +131,7 @@ export class FakeCluster {
 
   async stop(): Promise<void> {
     for (const o of this.operators) o.stop();
+    this.lease?.stop();
     this.controller.stop();
     this.background.stop();
     this.core.hub.closeAll();
@@ -255,6 +268,20 @@ export class FakeCluster {
     return this.insert(this.type({ group: 'apps', resource: 'deployments' }), deploymentBody(ns, name, opts));
   }
 
+  /**
+   * RBAC that lets a ServiceAccount update objects of a type and their finalizers (a ClusterRole and its binding, or
+   * a Role and RoleBinding in `namespace`), as an operator's chart installs it.
+   */
+  addGrant(o: GrantOptions): void {
+    const { role, binding } = grantBodies(o);
+    const kind = o.namespace ? 'roles' : 'clusterroles';
+    this.insert(this.type({ group: 'rbac.authorization.k8s.io', resource: kind }), role);
+    this.insert(
+      this.type({ group: 'rbac.authorization.k8s.io', resource: kind.replace('roles', 'rolebindings') }),
+      binding,
+    );
+  }
+
   /** A Service with an EndpointSlice (and legacy Endpoints) holding `readyEndpoints` ready addresses. */
   addService(ns: string, name: string, readyEndpoints: number): void {
     this.insert(this.type({ group: '', resource: 'services' }), serviceBody(ns, name));
@@ -275,7 +302,17 @@ export class FakeCluster {
     const image =
       opts.image ?? `ghcr.io/${opts.finalizer.split('/')[0]?.split('.')[0] ?? 'acme'}/${name}:1.4`;
     if (!this.core.store.get('nodes', '', 'node-1')) this.addNode('node-1', true);
-    const deployment = deploymentBody(opts.namespace, name, { readyReplicas: 1, image });
+    const serviceAccount = { namespace: opts.namespace, name };
+    const deployment = deploymentBody(opts.namespace, name, {
+      readyReplicas: 1,
+      image,
+      serviceAccount: name,
+    });
+    // What ties it to its resources, as its chart would install it: a Role in its namespace when it serves only that.
+    if (opts.rbac !== false) {
+      const scope = (opts.scope ?? 'own') === 'own' ? { namespace: opts.namespace } : {};
+      this.addGrant({ ...opts.gvr, serviceAccount, ...scope });
+    }
     this.insert(this.type({ group: 'apps', resource: 'deployments' }), deployment);
     const pod = podBody(opts.namespace, name, { nodeName: 'node-1', graceSeconds: opts.graceSeconds ?? 1 });
     (pod.spec as { containers: { image: string }[] }).containers[0]!.image = image;
@@ -295,9 +332,65 @@ export class FakeCluster {
     return operator;
   }
 
+  /** Stop renewing kube-controller-manager's Lease (it goes stale) while the controllers keep running. */
+  stopControllerManagerLease(): void {
+    this.lease?.stop();
+  }
+
+  /**
+   * The client's only rights come from RoleBinding `binding` inside `namespace` (a CI identity given `admin` there):
+   * every request outside that namespace is refused, and requests in it (the namespace's own GET included) are
+   * allowed only while the RoleBinding exists — the namespace controller deletes it with the rest of the content.
+   */
+  rightsFromRoleBinding(namespace: string, binding = 'ci-admin'): void {
+    const [, , saNamespace = 'ci', saName = 'namespace-teardown'] = CLIENT_USER.split(':');
+    this.addObject(
+      { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' },
+      {
+        namespace,
+        name: binding,
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
+        subjects: [{ kind: 'ServiceAccount', name: saName, namespace: saNamespace }],
+      },
+    );
+    const gone = (): boolean =>
+      !this.core.store.get('rolebindings.rbac.authorization.k8s.io', namespace, binding);
+    this.core.denyRules.push({ verb: '*', resource: '*', outside: namespace });
+    this.core.denyRules.push({ verb: '*', resource: '*', namespace, when: gone });
+  }
+
   /** Deny one permission to the client user (403 with the RBAC message). */
   denyRBAC(rule: DenyRule): void {
     this.core.denyRules.push({ ...rule });
+  }
+
+  /**
+   * DELETE a CRD as kube-apiserver and its apiextensions controller do: the CRD keeps its
+   * `customresourcecleanup.apiextensions.k8s.io` finalizer, gets a deletionTimestamp and `Terminating: True`, and each
+   * of its objects is deleted (their own finalizers hold them; the CRD stays until they are gone, which this model does
+   * not finish).
+   */
+  deleteCRD(name: string): void {
+    const cur = this.core.store.get(CRD_GR, '', name);
+    if (!cur) throw new Error(`FakeCluster: no CRD ${name}`);
+    const next = clone(cur);
+    next.metadata.deletionTimestamp = isoSeconds();
+    next.metadata.finalizers = ['customresourcecleanup.apiextensions.k8s.io'];
+    const status = asRecord(next.status);
+    const terminating = {
+      type: 'Terminating',
+      status: 'True',
+      reason: 'InstanceDeletionInProgress',
+      message: 'CustomResource deletion is in progress',
+      lastTransitionTime: isoSeconds(),
+    };
+    next.status = { ...status, conditions: [...((status.conditions as unknown[]) ?? []), terminating] };
+    this.core.store.update(CRD_GR, next);
+    const [plural = '', ...group] = name.split('.');
+    const rt = this.core.registry.byGroupResource(group.join('.'), plural);
+    if (!rt) return;
+    for (const obj of this.core.store.list(grOf(rt)))
+      genericDelete(this.core.api, rt, obj, { dryRun: false }, { dryRun: false, warnings: [] });
   }
 
   /** Remove one metadata finalizer as its controller would (deletes the object if it was the last). */

@@ -28,6 +28,8 @@ export interface OperatorOptions {
   graceSeconds?: number;
   /** What the cleanup is said to remove, e.g. `bucket`. Default `bucket`. */
   what?: string;
+  /** Install its RBAC (update on its resources and their finalizers, bound to its ServiceAccount). Default true. */
+  rbac?: boolean;
 }
 
 /** The operator: watches the store, cleans up after a delay, and stops for good once its pod is going. */
@@ -37,7 +39,7 @@ export class Operator {
 
   constructor(
     private readonly core: Core,
-    readonly opts: Required<Omit<OperatorOptions, 'image'>> & { image: string },
+    readonly opts: Required<Omit<OperatorOptions, 'image' | 'rbac'>> & { image: string },
     /** Where cleanups are recorded, e.g. `widget-operator: deleted bucket for pr-1/a`. */
     private readonly cleanups: string[],
   ) {}

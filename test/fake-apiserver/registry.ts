@@ -115,6 +115,17 @@ export const BUILTINS: ResourceType[] = [
     'ValidatingWebhookConfiguration',
     false,
   ),
+  builtin('admissionregistration.k8s.io', 'validatingadmissionpolicies', 'ValidatingAdmissionPolicy', false, {
+    subresources: [STATUS],
+    generation: true,
+    statusSubresource: true,
+  }),
+  builtin(
+    'admissionregistration.k8s.io',
+    'validatingadmissionpolicybindings',
+    'ValidatingAdmissionPolicyBinding',
+    false,
+  ),
   builtin('apiextensions.k8s.io', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],

@@ -11,7 +11,7 @@ import {
   metricsApiDown,
   pvcInUse,
 } from '../fake-apiserver/index.js';
-import { forceRun, outside, targetOf as target, writes } from '../helpers/cluster-state.js';
+import { forceRun, outside, stored, targetOf as target, writes } from '../helpers/cluster-state.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 import { KIALI_REMOVED } from './fixtures.js';
 
@@ -258,7 +258,7 @@ describe('forcing over real HTTPS', () => {
       name: 'kiali',
       finalizers: ['kiali.io/finalizer'],
     });
-    const before = cluster.snapshot();
+    const before = stored(cluster);
     cluster.requests.splice(0);
     const audit = await executePlan(kube, plan, {
       dryRun: false,
@@ -268,7 +268,7 @@ describe('forcing over real HTTPS', () => {
     });
     expect(audit.every((a) => a.result.startsWith('skipped') && a.writes === 0)).toBe(true);
     expect(cluster.requests.filter((r) => r.method !== 'GET')).toEqual([]);
-    expect(cluster.snapshot()).toEqual(before);
+    expect(stored(cluster)).toEqual(before);
   });
 
   test('a protected namespace matched by the selector is refused: never deleted, never forced', async () => {

@@ -18,18 +18,30 @@ export function writeLines(cluster: FakeCluster, target: string): string[] {
   return writes(cluster, target).map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 
-/** Everything stored, minus the target namespace and its content. */
+/** The control plane's own leader-election Lease, renewed every 2 s by kube-controller-manager, never by a run. */
+const controlPlaneLease = (type: string, o: KObj): boolean =>
+  type.startsWith('leases.') &&
+  o.metadata.namespace === 'kube-system' &&
+  o.metadata.name === 'kube-controller-manager';
+
+/** Everything stored, minus the target namespace and its content (and what the control plane itself renews). */
 export function outside(cluster: FakeCluster, target: string): Record<string, KObj[]> {
   const snap = cluster.snapshot() as Record<string, KObj[]>;
   const out: Record<string, KObj[]> = {};
   for (const [type, items] of Object.entries(snap)) {
     const kept = items.filter(
-      (o) => o.metadata.namespace !== target && !(type === 'namespaces' && o.metadata.name === target),
+      (o) =>
+        o.metadata.namespace !== target &&
+        !(type === 'namespaces' && o.metadata.name === target) &&
+        !controlPlaneLease(type, o),
     );
     if (kept.length) out[type] = kept;
   }
   return out;
 }
+
+/** Everything stored but what the control plane itself renews: what a run could have changed. */
+export const stored = (cluster: FakeCluster): Record<string, KObj[]> => outside(cluster, '');
 
 /** The report of one target. */
 export const targetOf = (report: RunReport, name: string): TargetReport =>

@@ -149,7 +149,12 @@ export async function startControlPlane(
         `--cluster-signing-cert-file=${pki.caCert}`,
         `--cluster-signing-key-file=${pki.caKey}`,
         '--service-cluster-ip-range=10.0.0.0/24',
-        '--leader-elect=false',
+        // As every real control plane: the namespace controller's liveness is read from this Lease. A Lease long
+        // enough to outlast restartApiServer(): kube-controller-manager exits when it cannot renew in time.
+        '--leader-elect=true',
+        '--leader-elect-lease-duration=60s',
+        '--leader-elect-renew-deadline=50s',
+        '--leader-elect-retry-period=2s',
         '--profiling=false',
       ],
       log: join(dir, 'kube-controller-manager.log'),

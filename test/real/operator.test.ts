@@ -8,108 +8,24 @@
  * for that: it kills the operator process the moment its namespace gets a deletionTimestamp — exactly what the
  * kubelet would do to a pod inside it under pods-first ordering.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
-  apply,
   clearFinalizers,
   createCRD,
   createNamespace,
   get,
   kubectl,
   namespace,
-  plane,
-  raw,
-  admin,
+  apply,
   runAction,
-  sleep,
   uniqueName,
-  waitFor,
   waitGone,
 } from './kit.js';
-
-const GROUP = 'gizmos.acmeops.io';
-const FINALIZER = 'acmeops.io/cleanup';
-const gizmos = (ns: string): string => `/apis/${GROUP}/v1/namespaces/${ns}/gizmos`;
-
-interface Operator {
-  child: ChildProcess;
-  record: string;
-  cleanups: () => string[];
-  /** When the test killed it (the namespace got its deletionTimestamp). */
-  killedAt: () => number | undefined;
-}
-
-/**
- * The operator's Deployment, made ready by hand (no kubelet here): the owner evidence reads it, as it would read a
- * real operator's. Its pod's status is written Ready, so the ReplicaSet and Deployment count it.
- */
-async function deployment(ns: string): Promise<void> {
-  await apply({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { namespace: ns, name: 'gizmo-operator' },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: 'gizmo-operator' } },
-      template: {
-        metadata: { labels: { app: 'gizmo-operator' } },
-        spec: { containers: [{ name: 'operator', image: 'ghcr.io/acmeops/gizmo-operator:1.0' }] },
-      },
-    },
-  });
-  const pod = await waitFor(
-    async () => {
-      const list = await get(`/api/v1/namespaces/${ns}/pods`);
-      return (list?.items ?? [])[0]?.metadata?.name as string | undefined;
-    },
-    30_000,
-    200,
-  );
-  await raw(admin(), 'PATCH', `/api/v1/namespaces/${ns}/pods/${pod}/status`, {
-    headers: { 'Content-Type': 'application/merge-patch+json' },
-    body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } },
-  });
-  await waitFor(
-    async () => {
-      const d = await get(`/apis/apps/v1/namespaces/${ns}/deployments/gizmo-operator`);
-      return (d?.status?.readyReplicas ?? 0) >= 1 || undefined;
-    },
-    30_000,
-    200,
-  );
-}
-
-/** Start the operator process and the stand-in for pods-first ordering that kills it. */
-async function startOperator(ns: string): Promise<Operator> {
-  const dir = mkdtempSync(join(tmpdir(), 'gizmo-'));
-  const record = join(dir, 'cleanups.txt');
-  writeFileSync(record, '');
-  const args = [join(plane().dir, 'admin.kubeconfig'), ns, GROUP, 'v1', 'gizmos', FINALIZER, record];
-  const child = spawn(process.execPath, ['test/real/gizmo-operator.mjs', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-  let killedAt: number | undefined;
-  void (async () => {
-    while (child.exitCode === null && killedAt === undefined) {
-      const n = await namespace(ns);
-      if (!n || n.metadata.deletionTimestamp) {
-        child.kill('SIGKILL');
-        killedAt = Date.now();
-      } else await sleep(100);
-    }
-  })();
-  const cleanups = (): string[] => readFileSync(record, 'utf8').split('\n').filter(Boolean).sort();
-  return { child, record, cleanups, killedAt: () => killedAt };
-}
+import { FINALIZER, GROUP, deployOperator, gizmos, startOperator, type Operator } from './gizmo.js';
 
 async function preview(prefix: string): Promise<{ ns: string; op: Operator }> {
   const ns = uniqueName(prefix);
   await createNamespace(ns);
-  await deployment(ns);
+  await deployOperator(ns);
   for (const name of ['g1', 'g2'])
     await apply({
       apiVersion: `${GROUP}/v1`,
@@ -158,7 +74,9 @@ describe('an operator inside the preview namespace, against the real server', ()
     ]);
     expect(
       phase.objects.every(
-        (o) => o.waited && /gizmo-operator \(1 ready\) runs inside the namespace/.test(o.why),
+        (o) =>
+          o.waited &&
+          /gizmo-operator is alive \(.*1 ready replica\(s\).*\) inside the namespace$/.test(o.why),
       ),
     ).toBe(true);
     expect(run.summary).toContain('Custom resources first');

@@ -53,8 +53,7 @@ function leaked(ns: string, uid = `uid-${ns}`): Finding[] {
       id: 'finalizer-owner-gone',
       severity: 'error',
       cause: 'finalizer:kiali.io/finalizer|kialis.kiali.io|absent',
-      summary:
-        'kiali.io/finalizer on kialis.kiali.io/kiali: no controller for it runs in the cluster (leaked: its owner is gone)',
+      summary: 'kiali.io/finalizer on kialis.kiali.io/kiali: leaked: no live actor can release it',
       evidence: [
         { object: 'kialis.kiali.io/kiali', field: 'metadata.finalizers', value: 'kiali.io/finalizer' },
       ],
@@ -342,10 +341,20 @@ function forced(mode: 'on' | 'dry-run', results: StepOutcome[]): TargetReport {
     remedy: { commands: ['kubectl delete apiservice v1beta1.metrics.k8s.io'] },
     leaked: true,
   };
+  /** What the after-run reading found still broken, as teardown/outlives.ts reports it. */
+  const broken: Finding = {
+    ...api,
+    id: 'still-broken',
+    cause: 'still-broken:apiservice:v1beta1.metrics.k8s.io',
+    summary: 'still broken after the run: APIService v1beta1.metrics.k8s.io is unavailable (ServiceNotFound)',
+    causeSummary:
+      'still broken after the run: APIService v1beta1.metrics.k8s.io is unavailable (ServiceNotFound)',
+  };
   const done = results.every((r) => r.result === 'removed' || r.result === 'finalized');
+  const forcedIt = mode === 'on' && done;
   return target('pr-1', {
-    outcome: mode === 'on' && done ? 'forced' : 'stuck',
-    findings: [api, ...leaked('pr-1')],
+    outcome: forcedIt ? 'forced' : 'stuck',
+    findings: [api, ...(forcedIt ? [broken] : []), ...leaked('pr-1')],
     force: { plan, audit },
   });
 }
@@ -360,8 +369,13 @@ describe('forcing reads like a plan or a diff', () => {
     expect(summary).toContain('```diff\n- kiali.io/finalizer\n  other.io/keep\n```');
     expect(summary).toContain('⚠️ **Left in storage without a namespace:**\n\n- metrics.k8s.io objects');
     expect(summary).toContain('✅ resolved by forcing');
+    // The APIService outlives the namespace: never resolved, and said loudly first with the command that clears it.
+    expect(summary).not.toMatch(/apiservice-unavailable\*\* — [^\n]*resolved by forcing/);
     expect(summary).not.toContain('kubectl --context prod-eu patch');
-    expect(renderFixFirst(report([t]))).toContain('Still blocks every namespace deletion in this cluster');
+    const first = renderFixFirst(report([t]));
+    expect(first).toContain('⚠️ **Still broken after the run** (read again once pr-1 had gone)');
+    expect(first).toContain('Forcing went around it for this run; it was never resolved.');
+    expect(first).toContain('kubectl --context prod-eu delete apiservice v1beta1.metrics.k8s.io');
     expect(gfmProblems(summary, [RUN_URL])).toEqual([]);
   });
 
@@ -384,5 +398,25 @@ describe('forcing reads like a plan or a diff', () => {
       /\*\*kialis\.kiali\.io\/kiali\*\* .* — ❌ \*\*failed:\*\* 403 Forbidden&#58; cannot patch kialis/,
     );
     expect(failed).not.toContain('Risk taken');
+  });
+});
+
+describe('what outlives a forced namespace', () => {
+  test('a webhook that refused the deletes is never "resolved by forcing", even after /finalize', () => {
+    const t = forced('on', [{ result: 'removed' }, { result: 'finalized' }]);
+    const refused: Finding = {
+      id: 'content-delete-refused',
+      severity: 'error',
+      verdict: 'backend-down',
+      cause: 'webhook-call-failed:guard.policy.example.com',
+      summary: 'the namespace controller’s deletes are refused by webhook guard.policy.example.com',
+      evidence: [],
+      remedy: { commands: [] },
+      leaked: false,
+      targets: [{ kind: 'namespace-finalize', reason: 'content deletion refused by webhook guard' }],
+    };
+    const summary = renderSummary(report([{ ...t, findings: [refused, ...t.findings] }]));
+    expect(summary).toContain('**content-delete-refused** — the namespace controller’s deletes are refused');
+    expect(summary).not.toMatch(/content-delete-refused\*\* — [^\n]*resolved by forcing/);
   });
 });

@@ -11,7 +11,7 @@ const leaked = (ns: string): Finding => ({
   id: 'finalizer-owner-gone',
   severity: 'error',
   cause: 'finalizer:kiali.io/finalizer|kialis.kiali.io|absent',
-  summary: `kiali.io/finalizer on kialis.kiali.io/kiali: no controller for it runs in the cluster (leaked: its owner is gone)`,
+  summary: `kiali.io/finalizer on kialis.kiali.io/kiali: leaked: no live actor can release it`,
   evidence: [],
   remedy: { commands: [patch(ns)], policy: 'force-finalizers: kiali.io/finalizer' },
   leaked: true,

@@ -229,7 +229,11 @@ describe('contrast and neighbours', () => {
     expect(report.targets[0]!.preMortem!.predictions).toEqual([]);
     expect(
       report.targets[0]!.customResources!.objects.every(
-        (o) => o.waited && /widget-operator \(1 ready\) runs/.test(o.why),
+        (o) =>
+          o.waited &&
+          /Deployment operators\/widget-operator is alive \(Deployment operators\/widget-operator: 1 ready replica\(s\); ClusterRole widget-operator-manager may update widgets/.test(
+            o.why,
+          ),
       ),
     ).toBe(true);
     expect(

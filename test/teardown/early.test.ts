@@ -13,6 +13,8 @@ import {
   PODS,
   PVCS,
   SERVICES,
+  controlPlane,
+  grant,
   leftover,
   metricsApiService,
   namespace,
@@ -33,7 +35,13 @@ const operator = (ns: string, ready = 1) =>
     namespace: ns,
     readyReplicas: ready,
     hints: ['ghcr.io/acme/widget-operator:1.4'],
+    serviceAccount: 'widget-operator',
   });
+/** The operator in `ns` with its RBAC on widgets: what ties it to them. */
+const withOperator = (ns: string, ready = 1): Partial<Snapshot> => ({
+  workloads: [operator(ns, ready)],
+  rbac: grant(WIDGETS, { namespace: ns, name: 'widget-operator' }),
+});
 const snap = (over: Partial<Snapshot>): Snapshot => snapshot({ namespace: active, ...over });
 
 describe('which types are custom resources', () => {
@@ -79,31 +87,36 @@ describe('whether to wait for a custom resource', () => {
     { name: 'no finalizers: it goes at once', given: snap({}), l: widget('a', []), expect: { wait: true } },
     {
       name: 'controller running in another namespace',
-      given: snap({ workloads: [operator('operators')] }),
+      given: snap(withOperator('operators')),
       l: widget('a'),
-      expect: { wait: true, why: expect.stringMatching(/operators\/widget-operator \(1 ready\) runs$/) },
+      expect: {
+        wait: true,
+        why: expect.stringMatching(
+          /Deployment operators\/widget-operator is alive \(Deployment operators\/widget-operator: 1 ready replica\(s\); ClusterRole widget-operator-role may update widgets/,
+        ),
+      },
     },
     {
       name: 'controller running inside the target (until the namespace DELETE stops it)',
-      given: snap({ workloads: [operator('preview-42')] }),
+      given: snap(withOperator('preview-42')),
       l: widget('a'),
-      expect: { wait: true, why: expect.stringMatching(/runs inside the namespace/) },
+      expect: { wait: true, why: expect.stringMatching(/ inside the namespace$/) },
     },
     {
       name: 'controller inside but not ready: absent',
-      given: snap({ workloads: [operator('preview-42', 0)] }),
+      given: snap(withOperator('preview-42', 0)),
       l: widget('a'),
       expect: { wait: false, reason: 'controller-absent' },
     },
     {
       name: 'installed elsewhere, not running: absent',
-      given: snap({ workloads: [operator('operators', 0)] }),
+      given: snap(withOperator('operators', 0)),
       l: widget('a'),
-      expect: { wait: false, reason: 'controller-absent', why: expect.stringMatching(/is not running/) },
+      expect: { wait: false, reason: 'controller-absent', why: expect.stringMatching(/is not alive/) },
     },
     {
-      name: 'no workload mentions it: absent, never waited for',
-      given: snap({ workloads: [workload({ name: 'web', namespace: 'shop' })] }),
+      name: 'nothing ties a workload to it (a running one named like it included): absent, never waited for',
+      given: snap({ workloads: [workload({ name: 'web', namespace: 'shop' }), operator('operators')] }),
       l: widget('a'),
       expect: { wait: false, reason: 'controller-absent', finalizer: 'acme.io/cleanup' },
     },
@@ -114,19 +127,32 @@ describe('whether to wait for a custom resource', () => {
       expect: { wait: false, reason: 'controller-unknown' },
     },
     {
-      name: "Kubernetes' own finalizer (the garbage collector) is always there",
-      given: snap({}),
+      name: "Kubernetes' own finalizer, kube-controller-manager's Lease renewed: waited for",
+      given: snap({ controlPlane: controlPlane(2) }),
       l: widget('a', ['foregroundDeletion']),
-      expect: { wait: true, why: expect.stringMatching(/garbage collector/) },
+      expect: {
+        wait: true,
+        why: expect.stringMatching(/kube-controller-manager is alive \(Lease kube-system/),
+      },
     },
     {
-      name: 'two finalizers, one of an absent controller: waiting would be pointless',
-      given: snap({ workloads: [operator('operators')] }),
-      l: leftover(type('kiali.io', 'v1alpha1', 'kialis', 'Kiali'), {
-        name: 'k',
-        finalizers: ['acme.io/cleanup', 'kiali.io/finalizer'],
-      }),
-      expect: { wait: false, reason: 'controller-absent', finalizer: 'kiali.io/finalizer' },
+      name: "Kubernetes' own finalizer where kube-controller-manager cannot be seen: not judged present",
+      given: snap({ controlPlane: controlPlane('absent', []) }),
+      l: widget('a', ['foregroundDeletion']),
+      expect: { wait: false, reason: 'controller-unknown' },
+    },
+    {
+      name: "Kubernetes' own finalizer while kube-controller-manager's Lease expired: absent",
+      given: snap({ controlPlane: controlPlane(900) }),
+      l: widget('a', ['foregroundDeletion']),
+      expect: { wait: false, reason: 'controller-absent' },
+    },
+    {
+      // RBAC ties actors to a type, not to one finalizer: the second finalizer here is Kubernetes' own.
+      name: 'two finalizers, one whose controller is not alive: waiting would be pointless',
+      given: snap({ ...withOperator('operators'), controlPlane: controlPlane(900) }),
+      l: widget('a', ['acme.io/cleanup', 'foregroundDeletion']),
+      expect: { wait: false, reason: 'controller-absent', finalizer: 'foregroundDeletion' },
     },
   ])('$name', ({ given, l, expect: want }) => {
     expect(waitDecision(given, l)).toMatchObject(want);
@@ -148,7 +174,9 @@ describe('the pre-mortem', () => {
         objects: ['widgets.widgets.acme.io/a', 'widgets.widgets.acme.io/b'],
       }),
     ]);
-    expect(p[0]!.summary).toMatch(/^leak of acme.io\/cleanup: no workload mentions acme, widgets/);
+    expect(p[0]!.summary).toMatch(
+      /^leak of acme.io\/cleanup: no ServiceAccount but Kubernetes’ own may update/,
+    );
   });
 
   test.each([
@@ -164,14 +192,14 @@ describe('the pre-mortem', () => {
   ])(
     'a controller inside the target, order $order, pods-first $podsFirst: hang $hang',
     ({ hang, words, ...c }) => {
-      const p = run(snap({ leftovers: [widget('a')], workloads: [operator('preview-42')] }), c);
+      const p = run(snap({ leftovers: [widget('a')], ...withOperator('preview-42') }), c);
       expect(p.map((x) => [x.kind, x.hang])).toEqual([['in-namespace-controller', hang]]);
       expect(p[0]!.summary).toMatch(words);
     },
   );
 
   test('a controller running elsewhere predicts nothing', () => {
-    expect(run(snap({ leftovers: [widget('a')], workloads: [operator('operators')] }))).toEqual([]);
+    expect(run(snap({ leftovers: [widget('a')], ...withOperator('operators') }))).toEqual([]);
   });
 
   test('pods on a lost node, a refusing webhook, a dead APIService, slow PVCs and load balancers', () => {
@@ -236,11 +264,35 @@ describe('whether a prediction came true', () => {
   const finding = {
     id: 'finalizer-owner-gone',
     severity: 'error' as const,
-    cause: 'acme.io/cleanup has no controller',
-    summary: 'acme.io/cleanup on widgets/a',
+    cause: 'finalizer:acme.io/cleanup|widgets.widgets.acme.io|absent',
+    summary: 'acme.io/cleanup on widgets/a: leaked',
     evidence: [],
     remedy: { commands: [] },
     leaked: true,
+  };
+  /** What really held it: a webhook whose backend is down refusing the deletes. */
+  const webhookVerdict = {
+    ...finding,
+    id: 'content-delete-refused',
+    cause: 'webhook-call-failed:guard.example.com',
+    summary: 'the namespace controller’s deletes are refused by webhook guard.example.com',
+    leaked: false,
+  };
+  /** A claim never marked for deletion: its pvc-protection is named in evidence, and held nothing. */
+  const pvcNote = {
+    ...finding,
+    id: 'object-finalizers',
+    severity: 'warning' as const,
+    cause: 'object-finalizers:persistentvolumeclaims|kubernetes.io/pvc-protection|',
+    summary: 'persistentvolumeclaims/data holds finalizer(s) kubernetes.io/pvc-protection (not deleted yet)',
+    leaked: false,
+  };
+  const slowPvc: Prediction = {
+    ...leak,
+    kind: 'slow-cleanup',
+    hang: false,
+    key: 'slow pvc',
+    subject: 'kubernetes.io/pvc-protection',
   };
 
   test.each([
@@ -257,16 +309,43 @@ describe('whether a prediction came true', () => {
       want: ['did-not-happen', 'did not happen: stuck, but on something else'],
     },
     {
+      name: 'stuck on a webhook: the leak it also finds is not what held it',
+      p: leak,
+      t: target({
+        outcome: 'stuck',
+        findings: [webhookVerdict, { ...finding, severity: 'warning' as const }],
+      }),
+      want: [
+        'did-not-happen',
+        'did not happen: stuck, but on something else: the namespace controller’s deletes are refused by webhook guard.example.com',
+      ],
+    },
+    {
+      name: 'a PVC never marked for deletion is named in the findings, but the namespace hung on the webhook',
+      p: slowPvc,
+      t: target({ outcome: 'stuck', findings: [webhookVerdict, pvcNote] }),
+      want: [
+        'unknown',
+        'stuck on something else: the namespace controller’s deletes are refused by webhook guard.example.com',
+      ],
+    },
+    {
       name: 'gone',
       p: leak,
       t: target({ durationMs: 2000 }),
       want: ['did-not-happen', 'did not happen: gone in 2s'],
     },
     {
-      name: 'forced',
+      name: 'forced while its leak held it',
       p: leak,
-      t: target({ outcome: 'forced' }),
-      want: ['came-true', 'came true: it went only after forcing'],
+      t: target({ outcome: 'forced', findings: [finding] }),
+      want: ['came-true', 'came true: it held the namespace until forcing'],
+    },
+    {
+      name: 'forced past something else',
+      p: leak,
+      t: target({ outcome: 'forced', findings: [webhookVerdict] }),
+      want: ['did-not-happen', 'did not happen: forcing went past something else'],
     },
     {
       name: 'in-namespace controller, custom resources first, gone',

@@ -25,7 +25,8 @@ export function admissionDenied(s: Snapshot, parsed: ParsedConditions): Finding[
   if (!failure) return [];
   const seen = new Map<string, Finding>();
   for (const error of failure.errors) {
-    for (const d of parseDenials(error)) {
+    // A policy that could not evaluate did not deny on purpose: policy-cannot-evaluate says so.
+    for (const d of parseDenials(error).filter((x) => x.cannotEvaluate === undefined)) {
       const f = finding(s, d, error);
       if (!seen.has(f.cause)) seen.set(f.cause, f);
     }
@@ -45,6 +46,8 @@ function finding(s: Snapshot, d: Denial, error: string): Finding {
   return {
     id: ID,
     severity: 'error',
+    verdict: 'refused-on-purpose',
+    basis: [`${source} answered: “${quote(d.message)}”`, 'it answered, so it is up'],
     cause: `admission-denied:${d.via}|${d.webhook ?? ''}|${d.policy ?? ''}|${d.rule ?? ''}|${d.binding ?? ''}`,
     summary: `${source} denies${what} on purpose: “${quote(d.message)}”`,
     causeSummary: `${source} denies deletes on purpose: “${quote(d.message)}”`,

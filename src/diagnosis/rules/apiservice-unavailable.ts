@@ -64,6 +64,12 @@ function known(s: Snapshot, a: ApiServiceState, failing: Map<string, string>): F
   return {
     id: ID,
     severity: 'error',
+    verdict: gone ? 'leaked' : 'backend-down',
+    basis: apiServiceEvidence(s, a, failing.get(gv))
+      .slice(0, 4)
+      .filter((e) => e.field !== 'spec.service')
+      .slice(0, 2)
+      .map((e) => `${e.object} ${e.field}: ${e.value}`),
     cause: `apiservice:${a.name}`,
     summary: `APIService ${a.name} is unavailable (${reason})${backingPhrase(a)}; discovery of ${gv} fails, which blocks every namespace deletion`,
     evidence: apiServiceEvidence(s, a, failing.get(gv)),

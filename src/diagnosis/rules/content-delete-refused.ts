@@ -133,9 +133,16 @@ function webhookFinding(s: Snapshot, error: string, names: string[]): Finding {
         : `: ${callFailure(error)}`;
     return `${w.kind} ${w.configuration} webhook ${n} (failurePolicy ${w.failurePolicy})${state}`;
   });
+  const first = hooks[0];
   return {
     id: ID,
     severity: 'error',
+    // The API server could not get an answer: the backend is down (or unreachable), whatever its pods say.
+    verdict: 'backend-down',
+    basis: [
+      error,
+      ...(first ? [hookEvidence(first).find((e) => e.field === 'backing')?.value ?? ''] : []),
+    ].slice(0, 2),
     cause: `webhook-call-failed:${[...names].sort().join(',')}`,
     summary: `the namespace controller's deletes are refused by ${described.join(', ')}`,
     evidence: [conditionEvidence(s, error), ...hooks.flatMap(hookEvidence)],

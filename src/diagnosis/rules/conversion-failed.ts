@@ -47,6 +47,17 @@ function finding(s: Snapshot, c: ConversionState): Finding {
   return {
     id: ID,
     severity: 'error',
+    verdict: 'backend-down',
+    basis: [
+      c.error,
+      ...(c.backing
+        ? [
+            c.backing.serviceExists
+              ? `its service has ${c.backing.readyEndpoints} ready endpoint address(es)`
+              : 'its service does not exist',
+          ]
+        : []),
+    ].slice(0, 2),
     cause: `conversion:${c.crd}`,
     summary: `${type} cannot be listed or deleted: objects stored at ${c.storedAt} must be converted${requested} and ${serviceWords(c)}; ${countWords(s, c)}`,
     ...(c.listed !== undefined ? { objects: c.listed } : {}),

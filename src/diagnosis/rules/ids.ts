@@ -6,6 +6,7 @@ export const RULE_IDS = [
   'controller-conditions',
   'apiservice-unavailable',
   'admission-denied',
+  'policy-cannot-evaluate',
   'conversion-failed',
   'content-delete-refused',
   'pods-not-terminating',
@@ -13,6 +14,8 @@ export const RULE_IDS = [
   'finalizer-owner-gone',
   'namespace-metadata-finalizers',
   'spec-finalizers',
+  'will-recreate',
+  'still-broken',
   'still-progressing',
 ] as const;
 

@@ -8,8 +8,10 @@ import { RULE_IDS, type Help, type Rule, type RuleId } from './ids.js';
 import { namespaceMetadataFinalizers } from './namespace-metadata-finalizers.js';
 import { objectFinalizers } from './object-finalizers.js';
 import { podsNotTerminating } from './pods-not-terminating.js';
+import { policyCannotEvaluate } from './policy-cannot-evaluate.js';
 import { specFinalizers } from './spec-finalizers.js';
 import { stillProgressing } from './still-progressing.js';
+import { willRecreateRule } from './will-recreate.js';
 
 export { RULE_IDS, type Help, type Rule, type RuleId };
 
@@ -18,6 +20,7 @@ const RULES: Record<RuleId, Rule> = {
   'controller-conditions': controllerConditions,
   'apiservice-unavailable': apiServiceUnavailable,
   'admission-denied': admissionDenied,
+  'policy-cannot-evaluate': policyCannotEvaluate,
   'conversion-failed': conversionFailed,
   'content-delete-refused': contentDeleteRefused,
   'pods-not-terminating': podsNotTerminating,
@@ -25,6 +28,9 @@ const RULES: Record<RuleId, Rule> = {
   'finalizer-owner-gone': finalizerOwnerGone,
   'namespace-metadata-finalizers': namespaceMetadataFinalizers,
   'spec-finalizers': specFinalizers,
+  'will-recreate': willRecreateRule,
+  // Found after the run, from fresh reads of what outlived the namespaces (teardown/outlives.ts), not from a snapshot.
+  'still-broken': () => [],
   'still-progressing': stillProgressing,
 };
 
@@ -50,6 +56,11 @@ export const RULE_HELP: Record<RuleId, Help> = {
     title: 'Deletes denied on purpose',
     explanation:
       'An admission webhook that answered “denied the request” (Kyverno, Gatekeeper, any other) or a ValidatingAdmissionPolicy refuses the controller’s deletes on purpose. It is up: the verdict quotes its policy, rule and message, and the fix is the object, an exception, or the policy’s owner — never switching the webhook off.',
+  },
+  'policy-cannot-evaluate': {
+    title: 'Policy cannot evaluate',
+    explanation:
+      'A ValidatingAdmissionPolicy that refuses the deletes because it could not decide — “failed to configure binding: …”, an expression that errs — under failurePolicy Fail. Not a deliberate denial: no change of the object helps. Names what its binding lacks (a parameter object that does not exist, read in this run), and never switching the policy off.',
   },
   'conversion-failed': {
     title: 'Conversion webhook failing',
@@ -85,6 +96,16 @@ export const RULE_HELP: Record<RuleId, Help> = {
     title: 'Foreign spec finalizers',
     explanation:
       'Entries other than `kubernetes` in spec.finalizers: another namespace lifecycle controller has to finish; they can only be removed through /finalize.',
+  },
+  'will-recreate': {
+    title: 'Recreated by its owner',
+    explanation:
+      'A GitOps owner (Flux Kustomization or HelmRelease, Argo CD Application or ApplicationSet) that applies the namespace itself — its inventory holds the Namespace, it creates its destination, or the namespace carries its tracking label — and whose controller is alive applies it again once it is gone: the owner must go first, or be suspended.',
+  },
+  'still-broken': {
+    title: 'Still broken after the run',
+    explanation:
+      'Read after the run: a failurePolicy Fail webhook or an APIService whose backend lived in a namespace this run deleted (or that a forced namespace was stuck on), or a policy binding whose parameter did, still refuses or fails everywhere. Never resolved by forcing: it fails the check under fail-on: leaked, with the command that clears it.',
   },
   'still-progressing': {
     title: 'Still progressing',

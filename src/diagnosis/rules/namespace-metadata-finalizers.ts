@@ -1,9 +1,9 @@
-import { findOwner } from '../owner.js';
+import { builtInActor, releaseVerdict } from '../actors/index.js';
 import { forceFinalizersPolicy, patchNamespaceFinalizersCommand } from '../remedy.js';
 import type { Evidence, Finding } from '../../model/findings.js';
 import type { Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
-import { verdictParts } from './owner-verdict.js';
+import { actorRecord, verdictParts } from './owner-verdict.js';
 
 const ID: RuleId = 'namespace-metadata-finalizers';
 
@@ -33,19 +33,27 @@ function oneFinalizer(s: Snapshot, f: string): Finding {
     'metadata.finalizers are removed with a PATCH of the namespace, not through /finalize (which handles spec.finalizers).';
   const targets: Finding['targets'] = [{ kind: 'namespace-metadata-finalizers', finalizers: [f] }];
   if (GARBAGE_COLLECTOR.has(f)) {
+    const gc = builtInActor(s, f, 'garbage collector (kube-controller-manager)');
+    const present = gc.liveness.state === 'unknown' ? ('unknown' as const) : gc.liveness.state === 'live';
     return {
       id: ID,
       severity: 'notice',
       cause: `namespace-metadata-finalizer:${f}|gc`,
       summary: `namespace ${ns.name} metadata.finalizers holds ${f}: the garbage collector removes it once blocking dependents are gone`,
       evidence,
-      owner: { controller: 'garbage collector (kube-controller-manager)', present: true },
+      owner: {
+        controller: 'garbage collector (kube-controller-manager)',
+        present,
+        ...(gc.liveness.evidence[0] ? { detail: gc.liveness.evidence[0] } : {}),
+      },
+      actors: [actorRecord(gc)],
+      basis: gc.liveness.evidence.slice(0, 2),
       remedy: { commands: [patch], policy, note },
       leaked: false,
       targets,
     };
   }
-  const v = findOwner(s, f);
+  const v = releaseVerdict(s, f, { types: [{ group: '', resource: 'namespaces' }], uids: [] });
   const parts = verdictParts(v, f);
   const remedy: Finding['remedy'] =
     parts.removal === 'fix'
@@ -59,6 +67,9 @@ function oneFinalizer(s: Snapshot, f: string): Finding {
     evidence: [...evidence, ...parts.evidence],
     owner: parts.owner,
     confidence: parts.confidence,
+    verdict: parts.verdict,
+    basis: parts.basis,
+    actors: parts.actors,
     remedy,
     leaked: parts.leaked,
     targets,

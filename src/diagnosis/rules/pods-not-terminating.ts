@@ -65,9 +65,20 @@ function stuckPod(s: Snapshot, p: PodState): Finding | undefined {
   } else {
     return undefined;
   }
+  // The pod's actor is its node's kubelet: a node gone or not Ready is that actor read down in this run.
+  const kubelet = node
+    ? `node ${node.name}: ${node.exists ? `Ready=${node.ready}${node.readySince ? ` since ${node.readySince}` : ''}` : 'gone from the API'}`
+    : undefined;
   return {
     id: ID,
     severity,
+    ...(lost
+      ? { verdict: node?.exists ? ('down' as const) : ('leaked' as const) }
+      : { verdict: 'waiting' as const }),
+    basis: [
+      `pod ${p.name}: deletionTimestamp ${p.deletionTimestamp}, grace ${grace}s`,
+      ...(kubelet ? [kubelet] : []),
+    ],
     cause,
     summary: `pod ${p.name} is not terminating: ${why}`,
     causeSummary: `pods are not terminating: ${CAUSE_WORDS[cause.split(':')[0]!] ?? why}${node ? ` (node ${node.name})` : ''}`,

@@ -1,4 +1,4 @@
-import { findOwner } from '../owner.js';
+import { releaseVerdict } from '../actors/index.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, finalizeNamespaceCommand } from '../remedy.js';
 import type { Finding } from '../../model/findings.js';
 import type { Snapshot } from '../types.js';
@@ -14,7 +14,7 @@ export function specFinalizers(s: Snapshot): Finding[] {
     .filter((f) => f !== 'kubernetes')
     .sort()
     .map((f): Finding => {
-      const v = findOwner(s, f);
+      const v = releaseVerdict(s, f, { types: [{ group: '', resource: 'namespaces/finalize' }], uids: [] });
       const parts = verdictParts(v, f);
       const finalize = finalizeNamespaceCommand(ns.name, [f]);
       const remedy: Finding['remedy'] =
@@ -36,6 +36,9 @@ export function specFinalizers(s: Snapshot): Finding[] {
         ],
         owner: parts.owner,
         confidence: parts.confidence,
+        verdict: parts.verdict,
+        basis: parts.basis,
+        actors: parts.actors,
         remedy: {
           ...remedy,
           policy: FORCE_FINALIZE_NAMESPACE_POLICY,

@@ -1,6 +1,6 @@
 /** Leader-election Leases as evidence that a controller is alive: held by its pod, renewed recently. Pure. */
-import { secondsBetween } from './refs.js';
-import type { LeaseState, Snapshot, WorkloadState } from './types.js';
+import { secondsBetween } from '../refs.js';
+import type { LeaseState, Snapshot, WorkloadState } from '../types.js';
 
 /** A Lease read in this run and what it says about its holder. */
 export interface LeaseSight {
@@ -11,7 +11,8 @@ export interface LeaseSight {
   fresh: boolean;
 }
 
-function sight(s: Pick<Snapshot, 'takenAt'>, lease: LeaseState): LeaseSight {
+/** What a Lease says about its holder at snapshot time: renewed how long ago, and whether within its window. */
+export function leaseSight(s: Pick<Snapshot, 'takenAt'>, lease: LeaseState): LeaseSight {
   const renewedAgo = secondsBetween(lease.renewTime, s.takenAt);
   const window = Math.max(60, 2 * (lease.durationSeconds ?? 15));
   return { lease, renewedAgo, fresh: renewedAgo !== undefined && renewedAgo <= window };
@@ -21,20 +22,7 @@ function sight(s: Pick<Snapshot, 'takenAt'>, lease: LeaseState): LeaseSight {
 export function leasesOf(s: Pick<Snapshot, 'takenAt' | 'leases'>, w: WorkloadState): LeaseSight[] {
   return s.leases
     .filter((l) => l.namespace === w.namespace && l.holder !== undefined && l.holder.startsWith(`${w.name}-`))
-    .map((l) => sight(s, l));
-}
-
-/** Leases whose name or holder mentions one of the tokens (a controller's lock), freshest first. */
-export function leasesNaming(
-  s: Pick<Snapshot, 'takenAt' | 'leases'>,
-  tokens: readonly string[],
-): LeaseSight[] {
-  const mentions = (text: string | undefined): boolean =>
-    text !== undefined && tokens.some((t) => text.toLowerCase().includes(t));
-  return s.leases
-    .filter((l) => mentions(l.name) || mentions(l.holder))
-    .map((l) => sight(s, l))
-    .sort((a, b) => (a.renewedAgo ?? Infinity) - (b.renewedAgo ?? Infinity));
+    .map((l) => leaseSight(s, l));
 }
 
 /** `Lease kiali-operator/kiali-operator-lock held by kiali-operator-7d9f-x2k, renewed 4s ago`. */

@@ -1,0 +1,143 @@
+/**
+ * Workloads as actors on a finalizer: tied to the objects by RBAC (who may update them or their `/finalizers`) and by
+ * managedFields (who set the finalizer), alive by a Lease their pod renews or by their ready replicas. Names alone
+ * never tie a workload to a finalizer: a verdict must survive renaming everything that is not an API name. Pure.
+ */
+import type { Leftover } from '../../model/findings.js';
+import { READ_AREA } from '../paths.js';
+import type { Snapshot, WorkloadState } from '../types.js';
+import { describeLease, leasesOf } from './leases.js';
+import { grantsFor, runsAs, type Grant } from './rbac.js';
+import type { Actor, Actors, Liveness, Reach } from './types.js';
+
+/** The objects holding a finalizer: their types (for RBAC), UIDs (for progress) and who set it (managedFields). */
+export interface Holders {
+  types: readonly { group: string; resource: string }[];
+  uids: readonly string[];
+  /** managedFields managers that own the objects' finalizers. */
+  managers?: readonly string[];
+}
+
+/** The Holders of a finalizer, from the leftovers that hold it. */
+export function heldBy(objects: readonly Leftover[]): Holders {
+  const types = [
+    ...new Map(objects.map((l) => [`${l.resource.resource}.${l.resource.group}`, l.resource])).values(),
+  ];
+  const managers = [...new Set(objects.flatMap((l) => l.meta.finalizerManagers ?? []))].sort();
+  return { types, uids: objects.map((l) => l.meta.uid), ...(managers.length ? { managers } : {}) };
+}
+
+/** `Deployment kiali-operator/kiali-operator (1 ready)`. */
+export function describeWorkload(w: WorkloadState): string {
+  const state = w.deleting ? 'deleting' : `${w.readyReplicas} ready`;
+  return `${w.kind} ${w.namespace}/${w.name} (${state})`;
+}
+
+/**
+ * Whether a workload is alive now. A leader-elected controller acts only while its pod holds a fresh Lease, so a Lease
+ * its pod holds decides; without one, its ready replicas do (status.readyReplicas); being deleted is not alive.
+ */
+export function workloadLiveness(s: Snapshot, w: WorkloadState): Liveness {
+  const ref = `${w.kind} ${w.namespace}/${w.name}`;
+  if (w.deleting) return { state: 'down', evidence: [`${ref} is being deleted`] };
+  const ready = `${ref}: ${w.readyReplicas} ready replica(s)`;
+  const leases = leasesOf(s, w).sort((a, b) => (a.renewedAgo ?? Infinity) - (b.renewedAgo ?? Infinity));
+  const lease = leases[0];
+  if (lease) return { state: lease.fresh ? 'live' : 'down', evidence: [describeLease(lease), ready] };
+  return { state: w.readyReplicas > 0 ? 'live' : 'down', evidence: [ready] };
+}
+
+function workloadActor(s: Snapshot, w: WorkloadState, link: string, reach: Reach): Actor {
+  return {
+    name: `${w.kind} ${w.namespace}/${w.name}`,
+    kind: 'workload',
+    role: 'releases',
+    link,
+    reach,
+    liveness: workloadLiveness(s, w),
+    namespace: w.namespace,
+    workload: w,
+  };
+}
+
+// Managers that apply manifests rather than run as a controller: who set a finalizer through them says nothing.
+const MANIFEST_TOOLS = /^(kubectl|helm|Go-http-client|argocd-|kustomize-controller$|helm-controller$)/;
+
+/** The managedFields managers that set the finalizer and are controllers, not manifest tools. */
+export function settersOf(held: Holders): string[] {
+  return (held.managers ?? []).filter((m) => !MANIFEST_TOOLS.test(m));
+}
+
+/** Workloads whose managedFields manager name is the workload's or one of its containers'. */
+function managedBy(s: Snapshot, manager: string): WorkloadState[] {
+  return s.workloads.filter((w) => w.name === manager || (w.containers ?? []).includes(manager));
+}
+
+/** A User that RBAC lets update the objects: a controller outside the cluster, whose liveness this run cannot read. */
+function externalActor(g: Grant): Actor {
+  return {
+    name: `User ${g.user ?? ''}`,
+    kind: 'workload',
+    role: 'releases',
+    link: `${g.chain}; User ${g.user ?? ''} is an identity outside the cluster`,
+    reach: g.reach,
+    liveness: {
+      state: 'unknown',
+      evidence: [`User ${g.user ?? ''} runs outside the cluster: whether it is alive cannot be read`],
+    },
+  };
+}
+
+/** The reads the links depend on that failed, quoted. */
+function unreadLinks(s: Snapshot): string[] {
+  const areas = [READ_AREA.workloads, READ_AREA.rbac, READ_AREA.leases];
+  const labels: Record<string, string> = {
+    [READ_AREA.workloads]: 'workloads',
+    [READ_AREA.rbac]: 'roles',
+    [READ_AREA.leases]: 'Leases',
+  };
+  return areas.flatMap((area) => {
+    const e = s.readErrors.find((x) => x.what.startsWith(area));
+    return e ? [`${labels[area]} could not be read: ${e.error}`] : [];
+  });
+}
+
+/**
+ * The workloads that can release a finalizer held by these objects: those whose ServiceAccount RBAC lets update the
+ * objects' type (or its `/finalizers`) — core types excepted, which nearly everything may update — and those whose
+ * name is the managedFields manager that set it; the strongest link of each, best first.
+ */
+export function releasers(s: Snapshot, held: Holders): Actors {
+  const found = new Map<string, Actor>();
+  const rank: Record<Reach, number> = { specific: 3, group: 2, any: 1 };
+  const add = (a: Actor): void => {
+    const known = found.get(a.name);
+    if (!known || rank[known.reach] < rank[a.reach]) found.set(a.name, a);
+  };
+  for (const manager of held.managers ?? []) {
+    for (const w of managedBy(s, manager))
+      add(workloadActor(s, w, `managedFields: manager ${manager} set the finalizer`, 'specific'));
+  }
+  const orphans: string[] = [];
+  for (const type of held.types.filter((x) => x.group !== '' || x.resource.startsWith('namespaces'))) {
+    for (const g of grantsFor(s.rbac, type.group, type.resource)) {
+      if (g.user) {
+        add(externalActor(g));
+        continue;
+      }
+      const users = s.workloads.filter((w) => runsAs(g, w));
+      const sa = `ServiceAccount ${g.serviceAccount.namespace}/${g.serviceAccount.name}`;
+      for (const w of users)
+        add(workloadActor(s, w, `${g.chain}; ${sa} runs ${w.kind} ${w.namespace}/${w.name}`, g.reach));
+      if (users.length === 0 && g.reach !== 'any')
+        orphans.push(`${g.chain}; no Deployment, StatefulSet or DaemonSet runs as ${sa}`);
+    }
+  }
+  const actors = [...found.values()].sort(
+    (a, b) =>
+      rank[b.reach] - rank[a.reach] ||
+      Number(b.liveness.state === 'live') - Number(a.liveness.state === 'live') ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  return { actors, unread: unreadLinks(s), orphans: [...new Set(orphans)] };
+}

@@ -1,0 +1,93 @@
+/**
+ * A live GitOps owner that applies the namespace again once it is gone: the deletion does not last. Found for every
+ * target at the end of a run (gone ones too), from the owners this run read and their controllers' liveness. Pure.
+ */
+import { recreators, type GitOpsView } from '../actors/gitops.js';
+import type { Actor } from '../actors/index.js';
+import { shellCommand } from '../shell.js';
+import type { Finding } from '../../model/findings.js';
+import type { Snapshot } from '../types.js';
+import type { RuleId } from './ids.js';
+import { actorRecord } from './owner-verdict.js';
+
+const ID: RuleId = 'will-recreate';
+
+/** The command that stops an owner from applying again: suspend it (Flux), or turn off its automated sync (Argo CD). */
+function stopCommand(a: Actor): string {
+  const [kind = '', where = ''] = a.name.split(' ');
+  const [namespace = '', name = ''] = where.split('/');
+  const patch = (resource: string, body: string): string =>
+    shellCommand('kubectl', 'patch', resource, name, '-n', namespace, '--type=merge', '-p', body);
+  if (kind === 'Kustomization')
+    return patch('kustomizations.kustomize.toolkit.fluxcd.io', '{"spec":{"suspend":true}}');
+  if (kind === 'HelmRelease')
+    return patch('helmreleases.helm.toolkit.fluxcd.io', '{"spec":{"suspend":true}}');
+  if (kind === 'Application')
+    return patch('applications.argoproj.io', '{"spec":{"syncPolicy":{"automated":null}}}');
+  return shellCommand('kubectl', 'get', 'applicationsets.argoproj.io', name, '-n', namespace, '-o', 'yaml');
+}
+
+const NOTE =
+  'The owner goes first: remove the preview from its source (the generator, the Git path), or delete the owner ' +
+  '(with prune it deletes what it applied, the namespace included) — deleting the namespace alone is undone at its ' +
+  'next reconcile. Suspending it, as below, stops it from applying again until it is resumed.';
+
+/** Whether a finding of a target says a live owner brings it back. */
+export const recreatesIt = (f: Pick<Finding, 'verdict'>): boolean => f.verdict === 'will-recreate';
+
+/** The recreate verdict for one namespace, from its GitOps owners; none when no owner applies the namespace. */
+export function willRecreate(s: GitOpsView): Finding[] {
+  const actors = recreators(s);
+  if (actors.length === 0) return [];
+  const ns = s.namespace.name;
+  const live = actors.filter((a) => a.liveness.state === 'live');
+  const unknown = actors.filter((a) => a.liveness.state === 'unknown');
+  const lead = live[0] ?? unknown[0] ?? actors[0]!;
+  const basis = [lead.link, ...lead.liveness.evidence].slice(0, 2);
+  const base = {
+    id: ID,
+    cause: `will-recreate:${lead.name}|${lead.liveness.state}`,
+    evidence: actors.flatMap((a) => [
+      { object: a.name, field: 'targets', value: a.link },
+      ...a.liveness.evidence.map((value) => ({ object: a.name, field: 'liveness', value })),
+    ]),
+    owner: {
+      controller: lead.name,
+      present: lead.liveness.state === 'unknown' ? ('unknown' as const) : lead.liveness.state === 'live',
+      detail: basis[1] ?? basis[0] ?? '',
+    },
+    actors: actors.map(actorRecord),
+    basis,
+    leaked: false,
+  };
+  if (live.length > 0)
+    return [
+      {
+        ...base,
+        severity: 'error',
+        verdict: 'will-recreate',
+        summary: `namespace ${ns} will be recreated: ${lead.name} is alive and applies it again once it is gone`,
+        causeSummary: `will be recreated: ${lead.name} is alive and applies it again once it is gone`,
+        remedy: { commands: live.map(stopCommand), note: NOTE },
+      },
+    ];
+  const word = unknown.length > 0 ? 'unknown' : 'down';
+  const summary =
+    word === 'unknown'
+      ? `namespace ${ns} may be recreated: ${lead.name} applies it, and whether its controller runs could not be told`
+      : `namespace ${ns} is applied by ${lead.name}, which will not apply it now (${lead.liveness.evidence[0] ?? ''})`;
+  return [
+    {
+      ...base,
+      severity: word === 'unknown' ? 'warning' : 'notice',
+      verdict: word === 'unknown' ? 'unknown' : 'down',
+      summary,
+      remedy: { commands: word === 'unknown' ? [stopCommand(lead)] : [], note: NOTE },
+    },
+  ];
+}
+
+/** The rule over a snapshot: only when it carries the cluster's GitOps owners. */
+export function willRecreateRule(s: Snapshot): Finding[] {
+  return s.gitops ? willRecreate({ ...s, gitops: s.gitops }) : [];
+}
