@@ -41,6 +41,7 @@ const line = (c: Json | undefined): string | undefined =>
 function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resource: string) {
   const m = obj(obj(o).metadata);
   const deleting = str(m.deletionTimestamp);
+  const [uid, resourceVersion, apiVersion] = [str(m.uid), str(m.resourceVersion), str(obj(o).apiVersion)];
   return {
     kind,
     group,
@@ -48,6 +49,10 @@ function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resourc
     namespace: str(m.namespace) ?? '',
     name: str(m.name) ?? '',
     ...(deleting ? { deleting } : {}),
+    ...(uid ? { uid } : {}),
+    ...(resourceVersion ? { resourceVersion } : {}),
+    ...(apiVersion ? { apiVersion } : {}),
+    finalizers: strs(m.finalizers),
   };
 }
 
@@ -73,6 +78,8 @@ export function toKustomization(o: unknown): GitOpsOwner {
     ...ownerBase(o, 'Kustomization', 'kustomize.toolkit.fluxcd.io', 'kustomizations'),
     targets: dedupe(targets),
     createsNamespace: entries.filter((e) => e.kind === 'Namespace' && e.namespace === '').map((e) => e.name),
+    prune: spec.prune === true,
+    objects: entries.length,
     ...(spec.suspend === true ? { paused: 'spec.suspend: true' } : {}),
     ...(ready ? { ready } : {}),
   };
@@ -127,6 +134,7 @@ export function toApplication(o: unknown): GitOpsOwner {
     ...(policy.automated === undefined || policy.automated === null
       ? { paused: 'no spec.syncPolicy.automated: it applies only when someone syncs it' }
       : {}),
+    objects: resources.length,
     ...(reconciledAt ? { reconciledAt } : {}),
     ...(sync ? { ready: `sync=${sync}` } : {}),
     ...(owner ? { generatedBy: `ApplicationSet ${str(owner.name) ?? ''}` } : {}),
