@@ -63,7 +63,7 @@ export async function runEngine(
   const report = settings.sweep
     ? await runSweep(settings, { ...deps, github: await deps.github() }, known)
     : await runTeardown(settings, deps, known);
-  return gate ? { ...report, lifecycle: gate } : report;
+  return gate ? { ...report, lifecycle: { ...report.lifecycle, ...gate } } : report;
 }
 
 /** What differs between the action and the CLI: where lines go, and what a credential plugin's output is. */

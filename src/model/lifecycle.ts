@@ -29,8 +29,40 @@ export interface CommentRequest {
   permission?: string;
 }
 
+/**
+ * What was done with one GitOps owner of the targets before their namespaces were deleted: `suspended`, `deleted`,
+ * `would-suspend` / `would-delete` (force: dry-run), `left-alone` (it also targets a namespace outside the targets, or
+ * cannot be acted on), `already` (suspended or being deleted before this run), `not-gone` (deleted, still there at
+ * the end of its wait), `failed` (the write was refused or failed), `unread` (the owners could not be listed).
+ */
+export type OwnerOutcome =
+  | 'suspended'
+  | 'deleted'
+  | 'would-suspend'
+  | 'would-delete'
+  | 'left-alone'
+  | 'already'
+  | 'not-gone'
+  | 'failed'
+  | 'unread';
+
+/** One GitOps owner and what became of it. */
+export interface OwnerAction {
+  /** `Kustomization flux-system/preview-web-5`. */
+  owner: string;
+  /** The targets it would apply again. */
+  targets: string[];
+  outcome: OwnerOutcome;
+  /** Objects its controller removes with it (Flux `prune: true` inventory, Argo CD's resources finalizer). */
+  pruned?: number;
+  /** One line: what was done or seen, and why. */
+  note: string;
+}
+
 /** What the lifecycle decided for this run, beside the targets. */
 export interface LifecycleReport {
+  /** GitOps owners suspended or deleted before the namespaces (`gitops-owners: suspend|delete`). */
+  owners?: OwnerAction[];
   /** Nothing was deleted, and why in one line; `keptBy` when a pull request's keep label kept the preview. */
   skipped?: { why: string; keptBy?: { label: string; pr: number } };
   /** The comment that asked for the teardown (it ran only when `skipped` is absent). */

@@ -1,4 +1,5 @@
-/** The lifecycle's lines on the first screen: why nothing was deleted, and who asked in a comment. Pure. */
+/** The lifecycle in the summary: why nothing was deleted, who asked in a comment, the GitOps owners first. Pure. */
+import type { OwnerAction, OwnerOutcome } from '../model/lifecycle.js';
 import type { RunReport } from '../model/run.js';
 import { md, mdLink } from './escape.js';
 
@@ -18,4 +19,33 @@ export function requestLine(report: RunReport): string {
   const access = request.permission ? ` (${md(request.permission, 20)} access)` : '';
   const refused = report.lifecycle?.skipped && !report.lifecycle.skipped.keptBy ? ', refused' : '';
   return `Requested by **${md(`@${request.login}`, 60)}** ${where}${access}${refused}.`;
+}
+
+const OWNER_MARK: Record<OwnerOutcome, string> = {
+  deleted: '🗑️',
+  suspended: '⏸️',
+  'would-delete': '🔎',
+  'would-suspend': '🔎',
+  'left-alone': '⚠️',
+  already: 'ℹ️',
+  'not-gone': '⏳',
+  failed: '❌',
+  unread: '❓',
+};
+
+/** One owner's line: `🗑️ Kustomization flux-system/preview-web-5 deleted first, 14 objects pruned with it (applies pr-5)`. */
+function ownerLine(a: OwnerAction): string {
+  const applies = a.targets.length
+    ? ` <sub>(applies ${a.targets.map((t) => md(t, 80)).join(', ')})</sub>`
+    : '';
+  const joint = a.outcome === 'left-alone' ? ' left alone: ' : a.outcome === 'unread' ? ': ' : ' ';
+  const text = a.outcome === 'already' ? `already ${a.note}` : a.note;
+  return `- ${OWNER_MARK[a.outcome]} ${md(a.owner, 200)}${joint}${md(text, 400)}${applies}`;
+}
+
+/** The section of GitOps owners suspended or deleted first (`gitops-owners`); '' when there were none. */
+export function renderOwners(report: RunReport): string {
+  const owners = report.lifecycle?.owners;
+  if (!owners?.length) return '';
+  return ['### GitOps owners first', owners.map(ownerLine).join('\n')].join('\n\n');
 }

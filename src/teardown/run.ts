@@ -80,7 +80,7 @@ export async function runTeardown(
     warned: new Set(),
     shared,
   };
-  const { targets, error } = await deleteAndWait(
+  const { targets, owners, error } = await deleteAndWait(
     settings,
     { ...deps, kube, inspect },
     started + settings.timeoutMs,
@@ -97,6 +97,7 @@ export async function runTeardown(
     result: resultOf(targets, error, cancelled),
     failures: failuresOf(settings, targets, { error, cancelled }),
     cost,
+    ...(owners ? { lifecycle: { owners } } : {}),
     ...(cancelled ? { cancelled } : {}),
     ...(error !== undefined ? { error } : {}),
   };
