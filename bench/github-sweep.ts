@@ -9,7 +9,7 @@ import { runEngine } from '../src/entry/engine.js';
 import { createGitHub } from '../src/github/create.js';
 import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
-import { RecordingLogger, systemClock } from '../src/shared/ports.js';
+import { RecordingLogger, systemClock, type Logger } from '../src/shared/ports.js';
 import { FakeCluster } from '../test/fake-apiserver/index.js';
 import type { RunReport } from '../src/model/run.js';
 import { FakeGitHub } from '../test/github/fake-github.js';
@@ -80,7 +80,7 @@ export async function sweepOnce<T>(
   cluster: FakeCluster,
   gh: FakeGitHub,
   inputs: Record<string, string>,
-  deps: { pollMs?: number; progressMs?: number },
+  deps: { pollMs?: number; progressMs?: number; logger?: Logger },
   read: (report: RunReport, wallMs: number, startedAt: number) => T,
 ): Promise<T> {
   const { kubeconfig } = await cluster.start();

@@ -1,5 +1,5 @@
 /** The sweep's section of the job summary: what would go or went, and what was kept and why. Pure. */
-import { formatDuration } from '../shared/duration.js';
+import { formatAge } from '../shared/duration.js';
 import type { SweepEntry, SweepReport } from '../model/sweep.js';
 import type { Outcome, RunReport } from '../model/run.js';
 import { OUTCOME_WORDS } from './words.js';
@@ -18,7 +18,7 @@ function pullCell(e: SweepEntry, origin: string | undefined): string {
 
 function ageCell(e: SweepEntry, now: number): string {
   const created = e.createdAt ? Date.parse(e.createdAt) : NaN;
-  return Number.isNaN(created) ? '' : formatDuration(Math.max(0, now - created));
+  return Number.isNaN(created) ? '' : formatAge(Math.max(0, now - created));
 }
 
 function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<string, Outcome>): string {

@@ -1,60 +1,26 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { runEngine } from '../../src/entry/engine.js';
-import { createGitHub } from '../../src/github/create.js';
-import { createKube } from '../../src/kube/client.js';
 import { EXPIRES_ANNOTATION, TTL_ANNOTATION } from '../../src/model/lifecycle.js';
 import type { RunReport } from '../../src/model/run.js';
 import { renderSummary } from '../../src/report/markdown.js';
-import { readSettings } from '../../src/settings/settings.js';
-import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
+import { RecordingLogger } from '../../src/shared/ports.js';
+import { sweepOnce, TOKEN as BENCH_TOKEN } from '../../bench/github-sweep.js';
 import { FakeCluster } from '../fake-apiserver/index.js';
 import { FAST } from '../helpers/harness.js';
 import { FakeGitHub } from '../github/fake-github.js';
 
-const TOKEN = 'ghs_lifecycle';
 const LABEL = 'preview.example.com/pr';
 const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toISOString();
 
-/** Run the real engine's sweep against the fake cluster and the GitHub stand-in. */
-async function sweep(
+/** Run the real engine's sweep against the fake cluster and the GitHub stand-in, as the bench does. */
+function sweep(
   cluster: FakeCluster,
   gh: FakeGitHub,
   inputs: Record<string, string>,
 ): Promise<{ report: RunReport; log: string[] }> {
-  const { kubeconfig } = await cluster.start();
-  const base = await gh.start();
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  const kube = createKube(kc);
-  try {
-    const all: Record<string, string> = {
-      'sweep-pr-label': LABEL,
-      'sweep-repository': 'acme/shop',
-      'github-token': TOKEN,
-      'keep-label': 'keep-preview',
-      timeout: '20s',
-      ...inputs,
-    };
-    const github = await createGitHub({ token: TOKEN, baseUrl: base, clock: systemClock });
-    const logger = new RecordingLogger();
-    const report = await runEngine(
-      readSettings((n) => all[n] ?? ''),
-      {
-        kube,
-        logger,
-        clock: systemClock,
-        github: async () => github,
-        serverUrl: 'https://github.com',
-        pollMs: 500,
-      },
-      { repository: 'acme/shop' },
-    );
-    return { report, log: logger.lines };
-  } finally {
-    await kube.close();
-    await cluster.stop();
-    await gh.stop();
-  }
+  const logger = new RecordingLogger();
+  return sweepOnce(cluster, gh, { timeout: '20s', ...inputs }, { pollMs: 500, logger }, (report) => ({
+    report,
+    log: logger.lines,
+  }));
 }
 
 const decisionOf = (r: RunReport, ns: string): string | undefined =>
@@ -63,7 +29,7 @@ const decisionOf = (r: RunReport, ns: string): string | undefined =>
 describe('the sweep with the keep label and max age', () => {
   test('1,000 pull requests: labels come in the same GraphQL queries (10 requests), keep-labelled previews stay', async () => {
     const cluster = new FakeCluster();
-    const gh = new FakeGitHub(TOKEN);
+    const gh = new FakeGitHub(BENCH_TOKEN);
     for (let pr = 1; pr <= 1000; pr++) {
       cluster.addNamespace(`pr-${pr}`, { labels: { [LABEL]: String(pr) }, createdAt: hoursAgo(72) });
       gh.pulls.set(pr, {
@@ -89,7 +55,7 @@ describe('the sweep with the keep label and max age', () => {
 
   test('sweep on with max-age: an expired open PR goes, one with the keep label or a bad annotation stays', async () => {
     const cluster = new FakeCluster({ controller: FAST });
-    const gh = new FakeGitHub(TOKEN);
+    const gh = new FakeGitHub(BENCH_TOKEN);
     const ns = (name: string, pr: number, hours: number, annotations?: Record<string, string>): void => {
       cluster.addNamespace(name, {
         labels: { [LABEL]: String(pr) },
