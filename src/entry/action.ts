@@ -120,7 +120,9 @@ async function answer(
   if (signal.aborted) return;
   const pr = pullRequestOf(report.context);
   const comment = report.context.comment;
-  if (comment && pr && report.lifecycle?.request) {
+  if (comment) {
+    // A comment that did not ask (another word, an edit, a bot) gets no answer: the thread stays quiet.
+    if (!pr || !report.lifecycle?.request) return;
     const ok = !report.lifecycle.skipped && report.failures.length === 0;
     await answerComment(renderComment(report), pr, { id: comment.id, ok }, github, coreLogger, systemClock);
   } else if (settings.prComment) {

@@ -26,6 +26,10 @@ export type Misbehaviour = 'hang' | 'rate-limited' | 'endless-link' | 'huge' | '
 export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   readonly comments: { id: number; body: string; user: FakeUser }[] = [];
+  /** Repository permissions by login (`write`, `read`…); a login not here is no collaborator (404). */
+  readonly permissions = new Map<string, string>();
+  /** Reactions added to issue comments, in order. */
+  readonly reactions: { comment: number; content: string }[] = [];
   /**
    * Who the token belongs to. By default an installation token of the Actions app (the workflow's GITHUB_TOKEN):
    * `GET /user` refuses it, GraphQL `viewer` names the bot.
@@ -133,6 +137,18 @@ export class FakeGitHub {
       const p = this.pulls.get(n);
       const labels = (p?.labels ?? []).map((name) => ({ name }));
       return p ? [200, { number: n, ...p, labels }] : [404, { message: 'Not Found' }];
+    }
+    const permission = /\/collaborators\/([^/]+)\/permission$/.exec(url.pathname);
+    if (permission && req.method === 'GET') {
+      const login = decodeURIComponent(permission[1]!);
+      const p = this.permissions.get(login);
+      return p ? [200, { permission: p, role_name: p, user: { login } }] : [404, { message: 'Not Found' }];
+    }
+    const reaction = /\/issues\/comments\/(\d+)\/reactions$/.exec(url.pathname);
+    if (reaction && req.method === 'POST') {
+      const { content } = JSON.parse(await text(req)) as { content: string };
+      this.reactions.push({ comment: Number(reaction[1]), content });
+      return [201, { id: this.reactions.length, content }];
     }
     if (/\/issues\/\d+\/comments$/.test(url.pathname)) {
       if (req.method === 'GET' && how === 'endless-link') {
