@@ -43,6 +43,8 @@ Usage: namespace-teardown [--namespaces a,b] [--selector key=value] [options]
   --keep-label LABEL           a PR with this label keeps its preview in the sweep (default keep-preview;
                                '' for none)
   --max-age DURATION           the sweep removes candidates older than this, e.g. 7d, even while their PR is open
+  --gitops-owners POLICY       report (default) | suspend | delete: a Flux or Argo CD owner that would apply a
+                               target again goes first; one that also targets other namespaces is left alone
                                The sweep reads the token from GITHUB_TOKEN (GITHUB_API_URL, GITHUB_GRAPHQL_URL for GHES).
   --report FILE                write the JSON report there
   --output FORMAT              text | markdown | json (default: text on a terminal, else markdown);
@@ -88,6 +90,7 @@ const VALUE_FLAGS = [
   'sweep-repository',
   'keep-label',
   'max-age',
+  'gitops-owners',
   'report',
   'output',
 ] as const;

@@ -4,6 +4,7 @@ import { createKube } from '../../src/kube/client.js';
 import type { OwnerAction } from '../../src/model/lifecycle.js';
 import type { RunReport } from '../../src/model/run.js';
 import { renderSummary } from '../../src/report/markdown.js';
+import { renderText } from '../../src/report/text.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import {
@@ -130,6 +131,9 @@ describe('GitOps owners first, against a live GitOps controller', () => {
     expect(ownerWrites(cluster, 'flux')).toEqual([`DELETE ${KS_PATH}`]);
     expect(renderSummary(report)).toContain(
       'Kustomization flux-system/preview-web-5 deleted first, 14 objects pruned with it',
+    );
+    expect(renderText(report, { width: 200, color: false })).toContain(
+      'GitOps owners first\nKustomization flux-system/preview-web-5: deleted — deleted first, 14 objects pruned with it',
     );
   });
 
