@@ -21,6 +21,8 @@ export interface Options {
   /** Runs of the kubectl recipe (slow: one kubectl process per type). */
   kubectlRuns: number;
   quick: boolean;
+  /** `--smoke`: the smallest sizes that still fill every table (the test suite's check that the bench runs). */
+  smoke: boolean;
   /** Where BENCHMARKS.md goes; undefined = the default for the mode. */
   out?: string;
   /** Run only these sections and print them (no BENCHMARKS.md); undefined = all. */
@@ -62,12 +64,26 @@ export const QUICK: Sizes = {
   startupReps: 3,
 };
 
+/** `--smoke`: a tenth of the quick sizes, one start-up sample, no kubectl recipe runs. */
+export const SMOKE: Sizes = {
+  ...QUICK,
+  types: 3,
+  groups: 2,
+  configMaps: 20,
+  customResources: 4,
+  withFinalizers: 1,
+  namespaces: 3,
+  linearity: 2,
+  startupReps: 1,
+};
+
 export const USAGE = `Usage: npm run bench -- [options]
 
   --latency MS       per-request latency of the fake API server (default 5)
   --runs N           repetitions of each measurement; the median is reported (default 3, 1 with --quick)
   --kubectl-runs N   repetitions of the kubectl recipe (default: --runs)
   --quick            small sizes, finishes in well under a minute; writes to a temp file unless --out
+  --smoke            smaller still, no kubectl recipe runs: only checks that every section runs (npm test)
   --out FILE         where to write the report (default BENCHMARKS.md)
   --only LIST        run only these sections and print them, writing no report: big (sections 1 and 1b),
                      sweep (section 8); comma-separated
@@ -89,6 +105,7 @@ export function parseArgs(argv: readonly string[]): Options | 'help' {
   let runs: number | undefined;
   let kubectlRuns: number | undefined;
   let quick = false;
+  let smoke = false;
   let out: string | undefined;
   let only: Set<Section> | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -107,6 +124,10 @@ export function parseArgs(argv: readonly string[]): Options | 'help' {
         break;
       case '--quick':
         quick = true;
+        break;
+      case '--smoke':
+        quick = true;
+        smoke = true;
         break;
       case '--out': {
         const v = value();
@@ -130,6 +151,7 @@ export function parseArgs(argv: readonly string[]): Options | 'help' {
     }
   }
   const r = runs ?? (quick ? 1 : 3);
-  const sizes = quick ? QUICK : FULL;
-  return { latencyMs, runs: r, kubectlRuns: kubectlRuns ?? r, quick, out, only, sizes };
+  const sizes = smoke ? SMOKE : quick ? QUICK : FULL;
+  const kubectl = kubectlRuns ?? (smoke ? 0 : r);
+  return { latencyMs, runs: r, kubectlRuns: kubectl, quick, smoke, out, only, sizes };
 }

@@ -55,7 +55,7 @@ export async function runForcing(
   opts: Options,
   log: (line: string) => void,
 ): Promise<ForcingResult> {
-  const objects = opts.quick ? 200 : 2000;
+  const objects = opts.smoke ? 20 : opts.quick ? 200 : 2000;
   const started = await remote.start({
     spec: { kind: 'leaked', namespace: NAMESPACE, objects },
     latencyMs: opts.latencyMs,

@@ -145,7 +145,7 @@ function once(api: 'graphql' | 'rest', pulls: number, latencyMs: number): Promis
 
 /** Section 8: both paths, GraphQL first. */
 export async function runGithubSweep(opts: Options, log: (line: string) => void): Promise<GithubSweepResult> {
-  const pulls = opts.quick ? 100 : 1000;
+  const pulls = opts.smoke ? 20 : opts.quick ? 100 : 1000;
   const runs: SweepRun[] = [];
   for (const api of ['graphql', 'rest'] as const) {
     const run = await once(api, pulls, GITHUB_LATENCY_MS);

@@ -97,14 +97,14 @@ const FORCE = {
 /** Run section 7 and return its markdown. */
 export async function runOperator(options: Options, log: (line: string) => void): Promise<string> {
   const runs = options.quick ? 1 : Math.max(3, options.runs);
-  const crs = options.quick ? 5 : 20;
+  const crs = options.smoke ? 2 : options.quick ? 5 : 20;
   const lat = options.latencyMs;
   const first = await repeat(runs, crs, {}, lat);
   log(`operator: custom-resources-first ${ms(median(first.map((s) => s.wallMs)))}`);
   const forced = await repeat(runs, crs, FORCE, lat);
   log(`operator: namespace + force ${ms(median(forced.map((s) => s.wallMs)))}`);
   // No custom resources (the operator's Deployment and pod stay, the CRD exists): the phase finds nothing to delete.
-  const bareRuns = options.quick ? 3 : runs * 3;
+  const bareRuns = options.smoke ? 1 : options.quick ? 3 : runs * 3;
   const bareFirst: Sample[] = [];
   const bareNs: Sample[] = [];
   // Interleaved, so a slow moment of the machine hits both alike.

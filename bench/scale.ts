@@ -55,7 +55,8 @@ export interface ScaleResult {
 }
 
 /** The cases: every target present, and a few of many present; --quick runs one small case (a smoke test). */
-export function scaleCases(quick: boolean): ScaleCase[] {
+export function scaleCases(quick: boolean, smoke = false): ScaleCase[] {
+  if (smoke) return [{ label: '20 targets, all present', names: 20, existing: 20, stuck: 1, timeout: '3s' }];
   if (quick)
     return [{ label: '200 targets, all present', names: 200, existing: 200, stuck: 1, timeout: '8s' }];
   return [
@@ -150,7 +151,7 @@ export async function runScale(
     log(`scale: ${result.skipped}`);
     return result;
   }
-  for (const c of scaleCases(opts.quick)) {
+  for (const c of scaleCases(opts.quick, opts.smoke)) {
     for (let run = 0; run < opts.runs; run++) {
       const s = await one(remote, root, c, opts.latencyMs);
       result.samples.push(s);

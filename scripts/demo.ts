@@ -1,5 +1,6 @@
-/** `npm run demo`: run the bundled action against the embedded fake cluster; one namespace hangs. */
+/** `npm run demo`: run the bundled action against the embedded fake cluster; one namespace hangs. Plain text out. */
 import { FakeCluster, GVR, addKialiCR, addKialiCRD } from '../test/fake-apiserver/index.js';
+import { renderText } from '../src/report/text.js';
 import { runBundle } from '../test/helpers/harness.js';
 
 const cluster = new FakeCluster({
@@ -27,6 +28,10 @@ console.log('--- step log ---');
 console.log(run.stdout.trim());
 console.log('\n--- outputs ---');
 for (const [name, value] of Object.entries(run.outputs)) console.log(`${name}=${value}`);
-console.log(`\nJob summary written to ${run.summaryPath}:\n`);
-console.log(run.summary);
+// What the job summary says, as the command line prints it: plain text sized to this terminal, not raw markdown.
+const tty = process.stdout.isTTY === true;
+const color = tty && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+console.log('\n--- the result ---');
+if (run.report) process.stdout.write(renderText(run.report, { width: process.stdout.columns || 80, color }));
+console.log(`\nThe job summary GitHub would show (markdown) is in ${run.summaryPath}.`);
 console.log(`Demo took ${((Date.now() - started) / 1000).toFixed(1)} s; the step exited with ${run.code}.`);

@@ -12,6 +12,10 @@ import { planAnnotations } from '../src/report/annotations.js';
 import { renderSummary } from '../src/report/markdown.js';
 import { gfm, gfmProblems } from '../test/helpers/gfm.js';
 import { runScenario, SCENARIOS } from './scenarios.js';
+import { requireEmojiFont } from './emoji-font.js';
+
+// Before anything is run or written: a picture without emoji is worse than none.
+requireEmojiFont('npm run screenshot');
 
 const OUT = 'docs/summary';
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/7';

@@ -9,6 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasTmux, inTmux, stuckCluster } from '../test/helpers/terminal.js';
 import { ansiToHtml } from './ansi-html.js';
+import { requireEmojiFont } from './emoji-font.js';
+
+// Before anything is run or written: a picture without emoji is worse than none.
+requireEmojiFont('npm run screenshot:terminal');
 
 const OUT = 'docs/terminal';
 const WIDTH = 120;
@@ -18,7 +22,7 @@ if (!existsSync('dist/cli/index.js'))
   throw new Error('dist/cli/index.js is missing: run `npm run build` first.');
 if (!hasTmux()) throw new Error('tmux is not installed (apt-get install tmux).');
 
-const { cluster, kubeconfigFile } = await stuckCluster();
+const { cluster, kubeconfigFile } = await stuckCluster({ hung: true });
 let screen: string;
 try {
   const args = `--kubeconfig ${kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;

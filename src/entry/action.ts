@@ -6,6 +6,7 @@ import { cancelOnSignals } from './signals.js';
 import { CANCEL_BUDGET_MS } from './budgets.js';
 import { parentPort } from 'node:worker_threads';
 import type { EngineMessage, SupervisorMessage } from './supervise.js';
+import { markPublished } from './published-flag.js';
 import { pullRequestOf, readRunContext } from './context.js';
 import { lazyGitHub, runOnCluster } from './engine.js';
 import type { GitHubApi } from '../github/port.js';
@@ -147,6 +148,7 @@ export async function run(): Promise<void> {
     published = true;
     // At once: from here on the main thread never publishes, whatever becomes of this thread.
     const exitCode = Number(process.exitCode ?? 0);
+    markPublished(exitCode);
     parentPort?.postMessage({ type: 'published', exitCode } satisfies EngineMessage);
     await answer(settings, report, cancel.signal, github);
   } catch (error) {

@@ -16,12 +16,12 @@ export interface OutputChoice {
   color: boolean;
 }
 
-/** Width of a text rendering that goes to a pipe or file: `COLUMNS` when set, else this. */
-const PIPE_WIDTH = 100;
+/** Width of a text rendering that goes to a pipe or file: `COLUMNS` when set, else a terminal's usual 80. */
+const PIPE_WIDTH = 80;
 
 /**
- * `--output` as given, else text on a terminal and markdown elsewhere (what the CLI always printed to a pipe).
- * Colour only on a terminal, never with `NO_COLOR` set to anything (no-color.org) or `TERM=dumb`: decided here
+ * `--output` as given, else text, on a terminal or not (as kubectl prints the same text to a pipe); markdown, the
+ * job summary, only when asked for. Colour only on a terminal, never with `NO_COLOR` set to anything (no-color.org) or `TERM=dumb`: decided here
  * rather than left to `util.styleText`, whose own check is of process.stdout and is skipped when told to.
  */
 export function chooseOutput(
@@ -30,9 +30,9 @@ export function chooseOutput(
   env: NodeJS.ProcessEnv,
 ): OutputChoice {
   if (flag !== undefined && !(OUTPUTS as readonly string[]).includes(flag))
-    throw new ConfigError(`--output is "${flag}"; allowed: ${OUTPUTS.join(', ')}.`, 'output');
+    throw new ConfigError(`--output (-o) is "${flag}"; allowed: ${OUTPUTS.join(', ')}.`, 'output');
   const tty = stdout.isTTY === true;
-  const format = (flag as OutputFormat | undefined) ?? (tty ? 'text' : 'markdown');
+  const format = (flag as OutputFormat | undefined) ?? 'text';
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   const columns = Number(env.COLUMNS);
   const width =

@@ -11,6 +11,7 @@ import { messageOf } from '../shared/errors.js';
 import { systemClock } from '../shared/ports.js';
 import { cancelOnSignals } from './signals.js';
 import { CANCEL_BUDGET_MS } from './budgets.js';
+import { newPublishedFlag, publishedExitCode } from './published-flag.js';
 
 /** The run's heap: about five times what 5,000 targets need at their peak. */
 export const ENGINE_HEAP_MB = 512;
@@ -98,7 +99,9 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
 
 /** Start the worker, pass on a cancel, stop it when it overstays, and resolve when it has ended (or will not). */
 function runWorker(opts: SuperviseOptions, heapMb: number): Promise<Ended> {
+  const published = newPublishedFlag();
   const worker = new Worker(opts.entry, {
+    workerData: published.workerData,
     // The inputs and the runner's files as this thread sees them, even where `process.env` is not the process's own.
     env: process.env,
     resourceLimits: {
@@ -112,7 +115,8 @@ function runWorker(opts: SuperviseOptions, heapMb: number): Promise<Ended> {
     const end = (how: { code: number; error?: unknown }): void => {
       timers.forEach(clearTimeout);
       release();
-      resolve({ ...how, ...state });
+      // The flag, not the message, says whether the worker published: its message may still be on its way.
+      resolve({ ...how, ...state, published: state.published ?? publishedExitCode(published.flag) });
     };
     const stopAfter = (ms: number, then: () => void): void => {
       const stop = (): void => {

@@ -58,9 +58,16 @@ export interface Cell {
 
 /**
  * Rows aligned in columns two spaces apart within `width` cells: each column as wide as its widest cell, the
- * first ones capped so the last keeps at least a third of the line, every cell wrapped within its column.
+ * first ones capped so the last keeps at least a third of the line, every cell wrapped within its column. A row's
+ * `below` cell, if any, follows it on lines of its own, indented, across the whole width.
  */
-export function table(header: string[], rows: Cell[][], width: number, head = (t: string) => t): string[] {
+export function table(
+  header: string[],
+  rows: Cell[][],
+  width: number,
+  head = (t: string) => t,
+  below: (Cell | undefined)[] = [],
+): string[] {
   const all: Cell[][] = [header.map((text) => ({ text, paint: head })), ...rows];
   const n = header.length;
   const natural = [...Array(n).keys()].map((i) =>
@@ -84,6 +91,8 @@ export function table(header: string[], rows: Cell[][], width: number, head = (t
       });
       out.push(parts.join('  ').trimEnd());
     }
+    const extra = below[all.indexOf(row) - 1];
+    if (extra?.text) out.push(...wrap(extra.text, width - 2).map((l) => `  ${extra.paint?.(l) ?? l}`));
   }
   return out;
 }

@@ -60,8 +60,30 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-/** A single-quoted JSON array, one element a line (JSON allows the line breaks); other words unchanged. */
-function splitJsonWord(word: string, indent: string): string {
+/**
+ * A JSON value on lines of at most `width` where it can be: an object's members packed greedily, a member that is
+ * itself too wide on a line of its own. JSON allows a line break between any two tokens, so it parses the same.
+ */
+function jsonLines(value: unknown, indent: string, width: number, tail: string): string[] {
+  const whole = `${indent}${JSON.stringify(value)}${tail}`;
+  if (whole.length <= width || value === null || typeof value !== 'object' || Array.isArray(value))
+    return [whole];
+  const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  const lines: string[] = [];
+  let line = `${indent}{`;
+  members.forEach((m, i) => {
+    const piece = `${m}${i === members.length - 1 ? `}${tail}` : ','}`;
+    if (line.trim() !== '{' && line.length + piece.length > width) {
+      lines.push(line);
+      line = `${indent} `;
+    }
+    line += piece;
+  });
+  return [...lines, line];
+}
+
+/** A single-quoted JSON array, one element (a wide one over a few lines) a line; other words unchanged. */
+function splitJsonWord(word: string, indent: string, width: number): string {
   if (!/^'\[.*\]'$/.test(word)) return word;
   let items: unknown[];
   try {
@@ -69,23 +91,30 @@ function splitJsonWord(word: string, indent: string): string {
   } catch {
     return word;
   }
-  return `'[\n${items.map((i) => `${indent}${JSON.stringify(i)}`).join(',\n')}\n${indent}]'`;
+  const lines = items.flatMap((item, i) => jsonLines(item, indent, width, i < items.length - 1 ? ',' : ''));
+  return `'[\n${lines.join('\n')}\n${indent}]'`;
 }
 
 /**
  * The command wrapped at `width` with ` \` continuations (and `|` at the start of a line), so no line needs
- * horizontal scrolling; a wide JSON patch gets one operation per line. Pastes as the same command.
+ * horizontal scrolling, its ` \` included; a wide JSON patch gets one operation per line. Pastes as the same
+ * command.
  */
 export function wrapCommand(command: string, width = COMMAND_WIDTH, indent = ''): string {
   const lines: string[] = [];
   let line = indent;
   const cont = `${indent}  `;
-  const long = command.length > width;
-  for (const raw of shellWords(command)) {
-    const word = raw.length > width - cont.length ? splitJsonWord(raw, cont) : raw;
+  const long = indent.length + command.length > width;
+  // A line that goes on ends with ` \`: two columns fewer for its words.
+  const room = width - 2;
+  const words = shellWords(command);
+  words.forEach((raw, i) => {
+    const word = cont.length + raw.length > room ? splitJsonWord(raw, cont, width) : raw;
     const first = word.split('\n')[0]!;
     const pipe = long && word === '|';
-    if (line.trim() !== '' && (pipe || line.length + 1 + first.length > width)) {
+    // The last word needs no room for a ` \` after it, nor a word whose first line ends inside its quotes.
+    const limit = i === words.length - 1 || word.includes('\n') ? width : room;
+    if (line.trim() !== '' && (pipe || line.length + 1 + first.length > limit)) {
       lines.push(`${line} \\`);
       line = cont;
     }
@@ -95,7 +124,7 @@ export function wrapCommand(command: string, width = COMMAND_WIDTH, indent = '')
       lines.push(...parts.slice(0, -1));
       line = parts.at(-1)!;
     }
-  }
+  });
   lines.push(line);
   return lines.join('\n');
 }
@@ -106,13 +135,13 @@ export function layoutScript(script: string, width = COMMAND_WIDTH): string {
   const head = LOOP_HEAD.exec(lines[0] ?? '');
   if (head && lines.at(-1) === 'done') {
     const body = lines.slice(1, -1).map((c) => wrapCommand(c, width, '  '));
-    return [`${wrapCommand(`for ns in ${head[1]!}`, width)}; do`, ...body, 'done'].join('\n');
+    return [wrapCommand(`for ns in ${head[1]!}; do`, width), ...body, 'done'].join('\n');
   }
   return lines
     .map((command) => {
       const loop = /^for ns in (.+?); do (.+); done$/.exec(command);
       if (!loop) return wrapCommand(command, width);
-      const first = `${wrapCommand(`for ns in ${loop[1]!}`, width)}; do`;
+      const first = wrapCommand(`for ns in ${loop[1]!}; do`, width);
       return `${first}\n${wrapCommand(loop[2]!, width, '  ')}\ndone`;
     })
     .join('\n\n');

@@ -67,14 +67,19 @@ function why(t: TargetReport): string {
   return [t.note, gone ? '' : conditionWords(t.conditions)].filter(Boolean).join('; ');
 }
 
-function row(t: TargetReport, selector: string | undefined, paint: Paint): Cell[] {
-  const time = t.terminatingForMs ?? t.durationMs;
+/** The labels that say whose a namespace is: on a line under its row, never among the reasons. */
+function labelsOf(t: TargetReport, selector: string | undefined, paint: Paint): Cell | undefined {
   const owner = ownerLabels(t.labels, selector).join(' ');
+  return owner ? { text: owner, paint: (s) => paint('dim', s) } : undefined;
+}
+
+function row(t: TargetReport, paint: Paint): Cell[] {
+  const time = t.terminatingForMs ?? t.durationMs;
   return [
     { text: t.name, paint: (s) => paint('bold', s) },
     { text: OUTCOME_COUNT[t.outcome].words, paint: (s) => paint(OUTCOME_STYLE[t.outcome], s) },
     { text: time !== undefined ? formatDuration(time) : '' },
-    { text: [why(t), owner && `(${owner})`].filter(Boolean).join(' ') },
+    { text: why(t) },
   ];
 }
 
@@ -84,8 +89,9 @@ function targetTable(report: RunReport, o: TextOptions, paint: Paint): string[] 
   );
   const gone = sorted.filter((t) => t.outcome === 'gone' || t.outcome === 'already-gone');
   const shown = sorted.filter((t) => !gone.includes(t) || gone.indexOf(t) < GONE_ROWS);
-  const rows = shown.map((t) => row(t, report.settings.selector, paint));
-  const lines = table(['NAMESPACE', 'OUTCOME', 'FOR', 'WHY'], rows, o.width, (s) => paint('dim', s));
+  const rows = shown.map((t) => row(t, paint));
+  const labels = shown.map((t) => labelsOf(t, report.settings.selector, paint));
+  const lines = table(['NAMESPACE', 'OUTCOME', 'FOR', 'WHY'], rows, o.width, (s) => paint('dim', s), labels);
   if (gone.length > GONE_ROWS) lines.push(`… and ${gone.length - GONE_ROWS} more gone`);
   return lines;
 }

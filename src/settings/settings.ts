@@ -1,15 +1,20 @@
 /** Inputs → one frozen, typed Settings, validated before any cluster call. Pure. */
-import { validateForcePolicy } from './force-policy.js';
 import { type ForcePolicy } from '../model/force.js';
-import { formatDuration, parseDuration } from '../shared/duration.js';
+import { formatDuration } from '../shared/duration.js';
+export { MAX_DURATION_MS, readDuration, splitList, type InputReader } from './read.js';
 import { ConfigError } from '../shared/errors.js';
 import { compileGlob, globProblem } from '../shared/glob.js';
 import { readSweep } from './sweep.js';
+import { readBoolean, readDuration, splitList, type InputReader } from './read.js';
+import { crossChecks } from './checks.js';
+import { readForce, OFF } from './force-policy.js';
+export { DEFAULT_FORCE_AFTER_MS } from './force-policy.js';
 import type { SweepSettings } from '../model/sweep.js';
 import type { LifecycleSettings } from '../model/lifecycle.js';
-import { readLifecycle } from './lifecycle.js';
+import { NO_LIFECYCLE, readLifecycle } from './lifecycle.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
+import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { readScope, type Scope } from './scope.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
@@ -17,8 +22,6 @@ export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kub
 
 export const FAIL_ON = ['leaked', 'stuck', 'never'] as const;
 
-/** force-after when unset: one minute, or half the timeout when that is shorter (so forcing can be verified). */
-export const DEFAULT_FORCE_AFTER_MS = 60_000;
 export type FailOn = (typeof FAIL_ON)[number];
 
 /** `custom-resources-first` deletes a target's custom resources and lets their controllers finish first. */
@@ -55,76 +58,41 @@ export interface Settings {
   readonly githubToken: string | undefined;
 }
 
-/** Reads one input by name; empty string when unset (like core.getInput). */
-export type InputReader = (name: string) => string;
-
-/** Split a list input on newlines, commas and spaces, dropping empties. */
-export function splitList(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-function readBoolean(read: InputReader, name: string, fallback: boolean): boolean {
-  const raw = read(name).trim();
-  if (raw === '') return fallback;
-  if (/^(true|True|TRUE)$/.test(raw)) return true;
-  if (/^(false|False|FALSE)$/.test(raw)) return false;
-  throw new ConfigError(`Input "${name}" is "${raw}"; allowed: true or false.`, name);
-}
-
-/** The longest duration an input may give: longer than any job runs, far below what timers can hold. */
-export const MAX_DURATION_MS = 24 * 3_600_000;
-
-/** Parse a duration input, naming the input in the error. */
-export function readDuration(read: InputReader, name: string, fallback: string, allowZero = false): number {
-  const raw = read(name).trim() || fallback;
-  const ms = parseDuration(raw);
-  if (ms === undefined || (ms === 0 && !allowZero)) {
-    throw new ConfigError(
-      `Input "${name}" is "${raw}", which is not a duration; use a number with a unit, e.g. 90s, 5m, 1h30m.`,
-      name,
-    );
-  }
-  if (ms > MAX_DURATION_MS) {
-    throw new ConfigError(`Input "${name}" is "${raw}"; at most 24h is allowed.`, name);
-  }
-  return ms;
-}
-
-function readNamespaces(read: InputReader): string[] {
+/** Each name that is not a valid namespace name is its own problem (and still a name given, for the other checks). */
+function readNamespaces(read: InputReader, n: Naming, p: Problems): string[] {
   const names = [...new Set(splitList(read(Inputs.namespaces)))];
   for (const name of names) {
     const problem = namespaceNameProblem(name);
     if (problem)
-      throw new ConfigError(
-        `Input "namespaces": "${name}" is not a valid namespace name: ${problem}.`,
-        Inputs.namespaces,
+      p.errors.push(
+        new ConfigError(
+          `${n.input(Inputs.namespaces)}: "${name}" is not a valid namespace name: ${problem}.`,
+          Inputs.namespaces,
+        ),
       );
   }
   return names;
 }
 
-function readSelector(read: InputReader): string | undefined {
+function readSelector(read: InputReader, n: Naming): string | undefined {
   const selector = read(Inputs.selector).trim();
   if (selector === '') return undefined;
   const problem = labelSelectorProblem(selector);
   if (problem)
     throw new ConfigError(
-      `Input "selector" is "${selector}", which does not parse: ${problem}.`,
+      `${n.input(Inputs.selector)} is "${selector}", which does not parse: ${problem}.`,
       Inputs.selector,
     );
   return selector;
 }
 
-function readProtected(read: InputReader): string[] {
+function readProtected(read: InputReader, n: Naming): string[] {
   const extra = splitList(read(Inputs.protectedNamespaces));
   for (const pattern of extra) {
     const problem = globProblem(pattern);
     if (problem) {
       throw new ConfigError(
-        `Input "protected-namespaces": "${pattern}" is not a valid name or glob: ${problem}.`,
+        `${n.input(Inputs.protectedNamespaces)}: "${pattern}" is not a valid name or glob: ${problem}.`,
         Inputs.protectedNamespaces,
       );
     }
@@ -132,36 +100,26 @@ function readProtected(read: InputReader): string[] {
   return [...BUILT_IN_PROTECTED, ...extra];
 }
 
-function readTeardownOrder(read: InputReader): TeardownOrder {
-  const raw = read(Inputs.teardownOrder).trim() || 'custom-resources-first';
-  if (!(TEARDOWN_ORDERS as readonly string[]).includes(raw)) {
-    throw new ConfigError(
-      `Input "teardown-order" is "${raw}"; allowed: ${TEARDOWN_ORDERS.join(', ')}.`,
-      Inputs.teardownOrder,
-    );
-  }
-  return raw as TeardownOrder;
+/** A value out of a fixed list (its first is the default). */
+function readChoice<T extends string>(read: InputReader, name: string, allowed: readonly T[], n: Naming): T {
+  const raw = read(name).trim() || allowed[0]!;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${n.input(name)} is "${raw}"; allowed: ${allowed.join(', ')}.`, name);
+  return raw as T;
 }
 
 /** The custom resources' share of the timeout: as given (at most `timeout`), else half of it. */
-function readCustomResourcesTimeout(read: InputReader, timeoutMs: number): number {
-  if (!read(Inputs.customResourcesTimeout).trim()) return Math.floor(timeoutMs / 2);
-  const ms = readDuration(read, Inputs.customResourcesTimeout, '0s', true);
+function readCustomResourcesTimeout(read: InputReader, timeoutMs: number, n: Naming): number {
+  const name = Inputs.customResourcesTimeout;
+  if (!read(name).trim()) return Math.floor(timeoutMs / 2);
+  const ms = readDuration(read, name, '0s', true, n);
   if (ms > timeoutMs) {
     throw new ConfigError(
-      `Input "custom-resources-timeout" is "${read(Inputs.customResourcesTimeout).trim()}"; at most "timeout" (${formatDuration(timeoutMs)}) is allowed: it is a share of it.`,
-      Inputs.customResourcesTimeout,
+      `${n.input(name)} is "${read(name).trim()}"; at most ${n.ref(Inputs.timeout)} (${formatDuration(timeoutMs)}) is allowed: it is a share of it.`,
+      name,
     );
   }
   return ms;
-}
-
-function readFailOn(read: InputReader): FailOn {
-  const raw = read(Inputs.failOn).trim() || 'leaked';
-  if (!(FAIL_ON as readonly string[]).includes(raw)) {
-    throw new ConfigError(`Input "fail-on" is "${raw}"; allowed: ${FAIL_ON.join(', ')}.`, Inputs.failOn);
-  }
-  return raw as FailOn;
 }
 
 /** Whether `name` matches one of the protected patterns. */
@@ -169,40 +127,20 @@ export function isProtected(settings: Pick<Settings, 'protectedPatterns'>, name:
   return settings.protectedPatterns.some((p) => compileGlob(p).test(name));
 }
 
-/** Read and validate every input; throws ConfigError naming the input, the value and what is allowed. */
-export function readSettings(read: InputReader): Settings {
-  const namespaces = readNamespaces(read);
-  const selector = readSelector(read);
-  const sweep = readSweep(read);
+/** Read and validate every input; throws one ConfigError naming every input that is wrong, its value and what is allowed. */
+export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Settings {
+  const p = new Problems();
+  const namespaces = readNamespaces(read, n, p);
+  const selector = p.take(() => readSelector(read, n), undefined);
+  const sweep = p.take(() => readSweep(read, n, p), undefined);
   const githubToken = read(Inputs.githubToken).trim() || undefined;
-  if (sweep && namespaces.length > 0)
-    throw new ConfigError(
-      `Inputs "namespaces" and "sweep: ${sweep.mode}" cannot be used together: the sweep chooses the targets (narrow it with "selector").`,
-      Inputs.namespaces,
-    );
-  if (sweep && githubToken === undefined)
-    throw new ConfigError(
-      'Input "github-token" is empty; the sweep needs a token that can read pull requests.',
-      Inputs.githubToken,
-    );
-  const scope = readScope(read, { namespaces, sweep: sweep !== undefined });
-  if (!sweep && scope === 'targets' && namespaces.length === 0 && selector === undefined) {
-    throw new ConfigError(
-      'No targets: set "namespaces" (names separated by newlines, commas or spaces) or "selector", turn on "sweep", or use "scope: all-terminating".',
-      Inputs.namespaces,
-    );
-  }
-  const timeoutMs = readDuration(read, Inputs.timeout, '5m');
-  const forced = validateForcePolicy({
-    force: read(Inputs.force),
-    forceAfter: read(Inputs.forceAfter).trim()
-      ? readDuration(read, Inputs.forceAfter, '1m', true)
-      : Math.min(DEFAULT_FORCE_AFTER_MS, timeoutMs / 2),
-    forceFinalizers: read(Inputs.forceFinalizers).split('\n'),
-    finalizeNamespace: readBoolean(read, Inputs.forceFinalizeNamespace, false),
-    forceDeletePods: read(Inputs.forceDeletePods),
-    timeoutMs,
-  });
+  // A scope that is wrong is reported as such, not also as "No targets".
+  const scope = p.take(
+    () => readScope(read, { namespaces, sweep: sweep !== undefined }, n),
+    'all-terminating',
+  );
+  const timeoutMs = p.take(() => readDuration(read, Inputs.timeout, '5m', false, n), 300_000);
+  const forced = p.take(() => readForce(read, timeoutMs, n), undefined);
   const settings: Settings = {
     namespaces,
     selector,
@@ -210,31 +148,20 @@ export function readSettings(read: InputReader): Settings {
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
     // Already Terminating: there is nothing to delete, and nothing new may be.
-    delete: scope === 'targets' && readBoolean(read, Inputs.delete, true),
+    delete: scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true),
     timeoutMs,
-    teardownOrder: readTeardownOrder(read),
-    customResourcesTimeoutMs: readCustomResourcesTimeout(read, timeoutMs),
-    protectedPatterns: readProtected(read),
-    failOn: readFailOn(read),
-    force: forced.policy,
-    warnings: forced.warnings,
+    teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),
+    customResourcesTimeoutMs: p.take(() => readCustomResourcesTimeout(read, timeoutMs, n), 0),
+    protectedPatterns: p.take(() => readProtected(read, n), [...BUILT_IN_PROTECTED]),
+    failOn: p.take(() => readChoice(read, Inputs.failOn, FAIL_ON, n), 'leaked'),
+    force: forced?.policy ?? OFF,
+    warnings: forced?.warnings ?? [],
     sweep,
-    lifecycle: readLifecycle(read, sweep !== undefined),
-    prComment: readBoolean(read, Inputs.prComment, false),
+    lifecycle: p.take(() => readLifecycle(read, sweep !== undefined, n), NO_LIFECYCLE),
+    prComment: p.take(() => readBoolean(read, Inputs.prComment, false, n), false),
     githubToken,
   };
-  if (settings.prComment && githubToken === undefined)
-    throw new ConfigError(
-      'Input "github-token" is empty; "pr-comment: true" needs a token that can write pull-request comments.',
-      Inputs.githubToken,
-    );
-  const refused = namespaces.filter((n) => isProtected(settings, n));
-  if (refused.length > 0) {
-    throw new ConfigError(
-      `Input "namespaces" names protected namespace(s) ${refused.map((n) => `"${n}"`).join(', ')}; ` +
-        `protected: ${settings.protectedPatterns.join(', ')}. Remove them from the targets.`,
-      Inputs.namespaces,
-    );
-  }
+  for (const check of crossChecks(settings, n)) p.take(check, undefined);
+  p.throwAny();
   return Object.freeze(settings);
 }

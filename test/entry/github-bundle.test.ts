@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
 import { FAST, runBundle, runCli } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'ghs_bundle-token-never-printed-42';
 const LABEL = 'preview.example.com/pr';
@@ -31,10 +31,22 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     gh.pulls.set(1, { state: 'open' });
     gh.pulls.set(2, { state: 'closed', closed_at: longAgo, merged_at: longAgo });
     ({ kubeconfig } = await cluster.start());
-    const dir = mkdtempSync(join(tmpdir(), 'nt-sweep-cli-'));
+    const dir = tempDir('nt-sweep-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     const run = await runCli(
-      ['--kubeconfig', join(dir, 'config'), '--sweep', 'on', '--sweep-pr-label', LABEL, '--timeout', '20s'],
+      [
+        ...[
+          '--kubeconfig',
+          join(dir, 'config'),
+          '--sweep',
+          'on',
+          '--sweep-pr-label',
+          LABEL,
+          '--timeout',
+          '20s',
+        ],
+        ...['-o', 'markdown'],
+      ],
       { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: api, GITHUB_REPOSITORY: 'acme/shop' },
     );
     expect(run.stderr).not.toContain(TOKEN);
@@ -59,7 +71,7 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
       {},
     );
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/Input "github-token" is empty/);
+    expect(run.stderr).toMatch(/GITHUB_TOKEN is empty/);
     expect(cluster.requests).toEqual([]);
   });
 
@@ -72,7 +84,7 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
       user: { login: 'mallory', type: 'User' as const },
     };
     gh.comments.push({ ...hostile, user: { ...hostile.user } });
-    const dir = mkdtempSync(join(tmpdir(), 'nt-event-'));
+    const dir = tempDir('nt-event-');
     const event = join(dir, 'event.json');
     writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: 'Add cart' } }));
     const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };
@@ -134,7 +146,7 @@ describe('the action on an issue_comment event: /teardown', () => {
   /** Run the bundle on a new comment `body` by `login` on pull request 42. */
   async function comment(login: string, body: string, more: Record<string, string> = {}) {
     const { kubeconfig } = await cluster.start();
-    const dir = mkdtempSync(join(tmpdir(), 'nt-comment-'));
+    const dir = tempDir('nt-comment-');
     const event = join(dir, 'event.json');
     writeFileSync(
       event,

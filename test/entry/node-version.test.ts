@@ -14,3 +14,18 @@ describe('the Node.js the command line runs on', () => {
     },
   );
 });
+
+describe('what to run instead', () => {
+  test('the same command with Node 24 from npx, nothing installed, arguments quoted as typed', () => {
+    const said = tooOldNode('v20.20.2', '/usr/lib/node_modules/namespace-teardown/dist/cli/index.js', [
+      '--selector',
+      'team in (web)',
+      '-o',
+      'json',
+    ])!;
+    expect(said.split('\n')).toEqual([
+      'namespace-teardown needs Node.js 24 or newer; this is Node.js v20.20.2. Run it with Node.js 24 or newer, e.g. without installing it:',
+      "  npx -y node@24 /usr/lib/node_modules/namespace-teardown/dist/cli/index.js --selector 'team in (web)' -o json",
+    ]);
+  });
+});

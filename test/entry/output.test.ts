@@ -41,10 +41,17 @@ describe('what the CLI prints, and how', () => {
       expect: { format: 'text', color: false, width: 132 },
     },
     {
-      name: 'a pipe: markdown as before',
+      name: 'a pipe: the same plain text, 80 columns wide',
       tty: false,
       env: {},
-      expect: { format: 'markdown', color: false, width: 100 },
+      expect: { format: 'text', color: false, width: 80 },
+    },
+    {
+      name: 'a pipe, -o markdown: the job summary',
+      flag: 'markdown',
+      tty: false,
+      env: {},
+      expect: { format: 'markdown', color: false, width: 80 },
     },
     {
       name: 'a pipe, --output text: no colour, COLUMNS',
@@ -67,7 +74,7 @@ describe('what the CLI prints, and how', () => {
 
   test('an unknown format is an input error naming the flag and what is allowed', () => {
     expect(() => chooseOutput('html', { isTTY: true }, {})).toThrow(
-      '--output is "html"; allowed: text, markdown, json.',
+      '--output (-o) is "html"; allowed: text, markdown, json.',
     );
   });
 });

@@ -88,6 +88,15 @@ describe('the main thread around the run', () => {
           /after the report was published, the run stopped unexpectedly: (Error: )?the comment step broke.*the result stands/,
       },
       {
+        name: 'an error that overtakes the "published" message',
+        fixture: 'engine-published-unsaid.mjs',
+        afterPublishMs: undefined,
+        code: 0,
+        result: 'clean',
+        warning:
+          /after the report was published, the run stopped unexpectedly: (Error: )?the comment step broke/,
+      },
+      {
         name: 'a step that never ends after a stuck result: stopped',
         fixture: 'engine-published-hangs.mjs',
         // It never ends by itself: any bound ends it, however long the machine takes to get there.

@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { CLIENT_USER, type DenyRule } from './admission.js';
 import type { PolicyDenial, WebhookDenial } from './denials.js';
+import type { AdmissionPolicy } from './policies.js';
 import { apiServiceObject, reconcileApiServices } from './apiservices.js';
 import { Background } from './background.js';
 import {
@@ -476,6 +477,11 @@ export class FakeCluster {
   }
 
   /** A ValidatingAdmissionPolicy (with its binding) denies the operations on the resources, for the objects `applies` accepts. */
+  /** A ValidatingAdmissionPolicy and its binding as written in YAML (e.g. deploy/admission-policy.yaml), enforced. */
+  addAdmissionPolicy(policy: AdmissionPolicy): void {
+    this.core.api.admissionPolicies.push(policy);
+  }
+
   denyByPolicy(denial: PolicyDenial, applies?: (obj: KObj | undefined) => boolean): void {
     this.core.api.policies.push({ denial, ...(applies ? { applies } : {}) });
   }
@@ -509,6 +515,32 @@ export class FakeCluster {
 
   namespace(name: string): NsObj | undefined {
     return this.core.store.get('namespaces', '', name) as NsObj | undefined;
+  }
+
+  /**
+   * Resolves once each named namespace is gone, or the namespace controller has made `passes` passes over it: what
+   * blocks it is then written in its conditions (or, for `metadata.finalizers`, on it) and will not change by
+   * itself. An event to end a test's wait on, instead of a timeout a busy machine may use up first.
+   */
+  settled(names: readonly string[], passes = 1): Promise<void> {
+    const seen = new Map<string, number>();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (names.every((n) => !this.namespace(n) || (seen.get(n) ?? 0) >= passes)) {
+          stopPasses();
+          stopStore();
+          resolve();
+        }
+      };
+      const stopPasses = this.controller.onPass((name) => {
+        if (names.includes(name)) seen.set(name, (seen.get(name) ?? 0) + 1);
+        check();
+      });
+      const stopStore = this.core.store.subscribe((e) => {
+        if (e.gr === 'namespaces' && e.type === 'DELETED') check();
+      });
+      check();
+    });
   }
 
   /** Number of open watch streams. */

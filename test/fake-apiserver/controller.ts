@@ -36,6 +36,8 @@ export class NamespaceController {
   private readonly failures = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
   private readonly timing: ControllerTiming;
+  /** Told after every pass over a namespace (whatever is left of it then is the controller's doing). */
+  private readonly passListeners = new Set<(name: string) => void>();
 
   constructor(
     private readonly core: Core,
@@ -59,6 +61,12 @@ export class NamespaceController {
     this.unsubscribe?.();
     for (const q of this.queue.values()) clearTimeout(q.timer);
     this.queue.clear();
+  }
+
+  /** Call `listener` with the namespace's name after each of its passes; returns the unsubscribe. */
+  onPass(listener: (name: string) => void): () => void {
+    this.passListeners.add(listener);
+    return () => this.passListeners.delete(listener);
   }
 
   /** The delaying queue keeps the earliest requested time per key. */
@@ -92,6 +100,7 @@ export class NamespaceController {
       this.failures.set(name, n + 1);
       this.addAfter(name, Math.min(5 * 2 ** n, this.timing.errorBackoffMaxMs));
     }
+    for (const listener of this.passListeners) listener(name);
   }
 
   /** namespacedResourcesDeleter.Delete. */

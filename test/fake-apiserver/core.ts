@@ -51,4 +51,8 @@ export class Core {
 }
 
 /** An operation context for the in-process controllers. */
-export const systemCtx = (): OpContext => ({ dryRun: false, warnings: [] });
+export const systemCtx = (): OpContext => ({
+  dryRun: false,
+  warnings: [],
+  user: 'system:serviceaccount:kube-system:namespace-controller',
+});

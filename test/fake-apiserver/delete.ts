@@ -167,7 +167,7 @@ export function genericDelete(
   const { graceful, pending, period } = beforeDelete(api, rt, obj, o);
   if (pending)
     return { code: codeFor(false, o), body: rt.returnsObject ? stored : successStatus(rt, stored) };
-  api.admitPolicies('DELETE', rt, stored);
+  api.admitPolicies('DELETE', rt, stored, { ctx });
   callWebhooks(api.store, api.probe, 'DELETE', rt, '', 'validating', stored);
   const gc = gcFinalizers(obj, o);
   if (gc.changed) obj.metadata.finalizers = gc.finalizers;

@@ -53,6 +53,7 @@ export function deleteNamespace(
     );
   }
   const withUid: DeleteOptions = { ...o, preconditions: { ...pre, uid: m.uid } };
+  api.admitLoaded('DELETE', rt, ns, { ctx });
   if (!m.deletionTimestamp) {
     const next = clone(ns);
     next.metadata.deletionTimestamp = isoSeconds();

@@ -2,6 +2,8 @@
 import { type WebhookProbe, callWebhooks, lifecycle } from './admission.js';
 import { convert, storageVersion } from './conversion.js';
 import { policyDenied, policyMatches, type DenialRule, type PolicyDenial } from './denials.js';
+import { CLIENT_USER } from './admission.js';
+import { admissionDenial, type AdmissionPolicy } from './policies.js';
 import {
   type FieldError,
   alreadyExists,
@@ -135,10 +137,51 @@ export class ObjectApi {
     readonly probe: WebhookProbe,
   ) {}
 
+  /** ValidatingAdmissionPolicies loaded from YAML (addAdmissionPolicy), evaluated on every write. */
+  readonly admissionPolicies: AdmissionPolicy[] = [];
+
   /** The ValidatingAdmissionPolicy admission step: the first matching policy that applies denies. */
-  admitPolicies(op: 'CREATE' | 'UPDATE' | 'DELETE', rt: ResourceType, obj: KObj | undefined): void {
+  admitPolicies(
+    op: 'CREATE' | 'UPDATE' | 'DELETE',
+    rt: ResourceType,
+    obj: KObj | undefined,
+    at: { ctx?: OpContext; sub?: string; old?: KObj } = {},
+  ): void {
     const hit = this.policies.find((p) => policyMatches(p.denial, op, rt) && (p.applies?.(obj) ?? true));
-    if (hit) throw policyDenied(rt, obj, hit.denial);
+    if (hit && op === 'DELETE') throw policyDenied(rt, obj, hit.denial);
+    this.admitLoaded(op, rt, obj, at);
+  }
+
+  /** The policies loaded from YAML only: also where the others are not checked (a namespace's first DELETE). */
+  admitLoaded(
+    op: 'CREATE' | 'UPDATE' | 'DELETE',
+    rt: ResourceType,
+    obj: KObj | undefined,
+    at: { ctx?: OpContext; sub?: string; old?: KObj } = {},
+  ): void {
+    const subject = obj ?? at.old;
+    const isNamespace = rt.group === '' && rt.resource === 'namespaces';
+    const namespace = isNamespace
+      ? (subject?.metadata.name ?? '')
+      : rt.namespaced
+        ? (subject?.metadata.namespace ?? '')
+        : '';
+    const labelsOf = (name: string): Record<string, string> =>
+      (isNamespace ? subject : this.store.get('namespaces', '', name))?.metadata.labels ?? {};
+    for (const p of this.admissionPolicies) {
+      const denied = admissionDenial(p, {
+        operation: op,
+        rt,
+        subResource: at.sub ?? '',
+        namespace,
+        name: subject?.metadata.name ?? '',
+        user: at.ctx?.user ?? CLIENT_USER,
+        object: op === 'DELETE' ? undefined : obj,
+        oldObject: op === 'DELETE' ? obj : at.old,
+        namespaceLabels: namespace ? labelsOf(namespace) : undefined,
+      });
+      if (denied) throw denied;
+    }
   }
 
   strategy(rt: ResourceType): Strategy {
@@ -205,6 +248,7 @@ export class ObjectApi {
         ]
       : [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
     if (errs.length) throw invalid(rt.kind, rt.group, name, errs);
+    this.admitPolicies('CREATE', rt, obj, { ctx });
     callWebhooks(this.store, this.probe, 'CREATE', rt, '');
     const existing = this.store.get(grOf(rt), ns, name);
     if (existing)
@@ -307,6 +351,7 @@ export class ObjectApi {
     next = normalize(next);
     const errs = [...metaUpdateErrors(rt, next, old), ...st.validate(next, old, sub)];
     if (errs.length) throw invalid(rt.kind, rt.group, name, errs);
+    this.admitPolicies('UPDATE', rt, next, { ctx, sub, old });
     callWebhooks(this.store, this.probe, 'UPDATE', rt, sub);
     const gr = grOf(rt);
     if (dueForDeletion(next, old) && st.mayDeleteDuringUpdate(next)) {

@@ -76,6 +76,8 @@ export type JsonMap = Record<string, unknown>;
 /** Options of one API operation. */
 export interface OpContext {
   dryRun: boolean;
+  /** Who writes: the client (CLIENT_USER) when absent; the fake's controllers name themselves. */
+  user?: string;
   /** Warnings to return in `Warning` headers. */
   warnings: string[];
 }

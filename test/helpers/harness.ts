@@ -1,8 +1,7 @@
 /** Integration-test wiring: the real adapter over real HTTPS against the fake API server. */
 import { KubeConfig } from '@kubernetes/client-node';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createKube, type KubeClient, type KubeClientOptions } from '../../src/kube/client.js';
 import type { NamespaceState } from '../../src/model/cluster.js';
@@ -13,7 +12,10 @@ import { runTeardown } from '../../src/teardown/run.js';
 import { readSettings } from '../../src/settings/settings.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 import { renderSummary } from '../../src/report/markdown.js';
+import { JumpClock } from './clock.js';
 import { gfmProblems } from './gfm.js';
+import { SeenVersions } from './seen.js';
+import { tempDir } from './temp.js';
 
 /**
  * Every summary a test produces is read as GitHub reads it: a table row with the wrong cell count, a paragraph
@@ -64,24 +66,44 @@ export async function terminating(
   throw new Error(`${name} never reached the expected state`);
 }
 
-/** Run the engine in-process with the given inputs (kubeconfig content from the cluster). */
+/**
+ * Run the engine in-process with the given inputs (kubeconfig content from the cluster). With `settle`, the run's
+ * clock stands still and jumps to the timeout once the fake cluster has settled (its namespace controller has been
+ * through each target: `FakeCluster.settled`) and the run has read each target as it now is: what a stuck namespace
+ * shows at the timeout never depends on how fast a busy machine got there.
+ */
 export async function runEngine(
   kubeconfig: string,
   inputs: Record<string, string>,
-  opts: { pollMs?: number; kube?: KubeClientOptions } = {},
+  opts: {
+    pollMs?: number;
+    kube?: KubeClientOptions;
+    settle?: { cluster: FakeCluster; names?: readonly string[] };
+  } = {},
 ): Promise<{ report: RunReport; log: string[] }> {
   const settings = readSettings((name) => inputs[name] ?? '');
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
   const logger = new RecordingLogger();
+  const clock = opts.settle ? new JumpClock() : systemClock;
+  const seen = new SeenVersions();
+  const kube = seen.wrap(createKube(kc, opts.kube));
+  if (opts.settle) {
+    const { cluster, names = settings.namespaces } = opts.settle;
+    void cluster
+      .settled(names)
+      .then(() => seen.caughtUp(cluster, names))
+      .then(() => (clock as JumpClock).jump(settings.timeoutMs));
+  }
   const report = await runTeardown(
     settings,
     {
-      kube: createKube(kc, opts.kube),
+      kube,
       logger,
-      clock: systemClock,
+      clock,
       pollMs: opts.pollMs ?? 2_000,
       progressMs: 500,
+      onProgress: seen.onProgress,
     },
     { repository: 'acme/shop', cluster: clusterIdentity(kc) },
   );
@@ -100,6 +122,14 @@ export interface BundleRun {
   report?: RunReport;
   /** Wall time from start to exit. */
   ms: number;
+}
+
+/**
+ * How long a run took by its own clock (its report's startedAt to finishedAt): the process's start-up and the
+ * publishing after it are only the machine's speed, never the deadline's.
+ */
+export function runMs(run: BundleRun): number {
+  return Date.parse(run.report?.finishedAt ?? '') - Date.parse(run.report?.startedAt ?? '');
 }
 
 /** Parse a GITHUB_OUTPUT file (`name<<delimiter` blocks). */
@@ -122,7 +152,7 @@ export function runBundle(
   extraEnv: Record<string, string | undefined> = {},
   opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
 ): Promise<BundleRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'nt-bundle-'));
+  const dir = tempDir('nt-bundle-');
   const summaryFile = join(dir, 'summary.md');
   const outputFile = join(dir, 'output.txt');
   writeFileSync(summaryFile, '');
@@ -139,6 +169,8 @@ export function runBundle(
     GITHUB_RUN_ID: '7',
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_ACTION: 'teardown',
+    // Where the OS temp dir is for this test run, so a report written there is the run's to remove.
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     ...extraEnv,
   };
   for (const [name, value] of Object.entries(inputs))

@@ -1,11 +1,11 @@
 /** Exec credential plugins for tests: small Node scripts run as the kubeconfig's `exec` command. */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp.js';
 
-/** A directory for one test's plugins and the files they write. */
+/** A directory for one test's plugins and the files they write (removed after the test file). */
 export function pluginDir(): string {
-  return mkdtempSync(join(tmpdir(), 'nt-plugin-'));
+  return tempDir('nt-plugin-');
 }
 
 /** An executable script `name` in `dir` running `body` as an ES module under this Node; returns its path. */

@@ -1,10 +1,12 @@
 /** The CLI in a real terminal: tmux runs the bundle against the fake cluster, and the pane is read back. */
+import { KubeConfig } from '@kubernetes/client-node';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createKube } from '../../src/kube/client.js';
 import { FakeCluster, GVR } from '../fake-apiserver/index.js';
 import { FAST } from './harness.js';
+import { tempDir } from './temp.js';
 
 /** Whether tmux is installed. */
 export function hasTmux(): boolean {
@@ -18,9 +20,13 @@ export function hasTmux(): boolean {
 
 /**
  * A cluster as a preview cluster looks after a bad week: `pr-7` held by a leaked custom-resource finalizer,
- * `ks-old` by a namespace metadata finalizer, and `pr-9` that goes. Started; the caller stops it.
+ * `ks-old` by a namespace metadata finalizer, and `pr-9` that goes. Started; the caller stops it. With `hung`,
+ * `pr-7` and `ks-old` are already Terminating and the namespace controller has been through them: what a run
+ * then shows of them at its timeout does not depend on how fast a busy machine deletes them.
  */
-export async function stuckCluster(): Promise<{ cluster: FakeCluster; kubeconfigFile: string }> {
+export async function stuckCluster(
+  opts: { hung?: boolean } = {},
+): Promise<{ cluster: FakeCluster; kubeconfigFile: string }> {
   const cluster = new FakeCluster({ controller: FAST });
   cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
   cluster.addNamespace('pr-7', { labels: { 'preview.example.com/pr': '7' } });
@@ -28,10 +34,22 @@ export async function stuckCluster(): Promise<{ cluster: FakeCluster; kubeconfig
   cluster.addNamespace('ks-old', { metadataFinalizers: ['finalizers.kubesphere.io/namespaces'] });
   cluster.addNamespace('pr-9', { labels: { 'preview.example.com/pr': '9' } });
   const { kubeconfig } = await cluster.start();
-  const dir = mkdtempSync(join(tmpdir(), 'nt-term-'));
+  if (opts.hung) await hang(cluster, kubeconfig, ['pr-7', 'ks-old']);
+  const dir = tempDir('nt-term-');
   const kubeconfigFile = join(dir, 'config');
   writeFileSync(kubeconfigFile, kubeconfig);
   return { cluster, kubeconfigFile };
+}
+
+/** Delete the namespaces and wait until the namespace controller has been through each. */
+async function hang(cluster: FakeCluster, kubeconfig: string, names: string[]): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  const kube = createKube(kc);
+  const settled = cluster.settled(names);
+  await Promise.all(names.map((n) => kube.deleteNamespace(n)));
+  await kube.close();
+  await settled;
 }
 
 const END = '__nt_exit__';

@@ -4,12 +4,12 @@
  * (node dist/cli/index.js). Each is shown as its escape (`\u001b`), so the text is still there to read.
  */
 import { jest } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { policyDenies, type FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
 import { FAST, runBundle, runCli, type BundleRun } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 jest.setTimeout(120_000);
 
@@ -53,7 +53,7 @@ describe('the action: step log, annotations, summary, report and PR comment', ()
     gh = new FakeGitHub(TOKEN);
     const api = await gh.start();
     const { kubeconfig } = await cluster.start();
-    const dir = mkdtempSync(join(tmpdir(), 'nt-controls-'));
+    const dir = tempDir('nt-controls-');
     const event = join(dir, 'event.json');
     writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: `Add cart ${HOSTILE}` } }));
     run = await runBundle(
@@ -114,7 +114,7 @@ describe('the CLI: stderr, and text, markdown and JSON on stdout', () => {
     const made = hostileCluster();
     cluster = made.cluster;
     const { kubeconfig } = await cluster.start();
-    dir = mkdtempSync(join(tmpdir(), 'nt-controls-cli-'));
+    dir = tempDir('nt-controls-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
     args = ['--kubeconfig', join(dir, 'config'), '--namespaces', made.namespace, '--timeout', '4s'];
   });

@@ -1,11 +1,11 @@
 /** GitHub inside the run's bounds: a GitHub that hangs, throttles, pages without end or answers without end. */
 import { jest } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub, type Misbehaviour } from '../github/fake-github.js';
 import { FAST, runBundle, type BundleRun } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const TOKEN = 'ghs_hostile-github-token-0123456789';
 const LABEL = 'preview.example.com/pr';
@@ -28,7 +28,7 @@ describe('GitHub inside the deadline (node dist/index.js, timeout: 15s)', () => 
     gh = new FakeGitHub(TOKEN);
     const api = await gh.start();
     ({ kubeconfig } = await cluster.start());
-    const dir = mkdtempSync(join(tmpdir(), 'nt-hostile-gh-'));
+    const dir = tempDir('nt-hostile-gh-');
     const event = join(dir, 'event.json');
     writeFileSync(event, JSON.stringify({ pull_request: { number: 42 } }));
     env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };

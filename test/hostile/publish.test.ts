@@ -1,5 +1,5 @@
 /** Runner faults while publishing: a failed summary or temp-dir write never drops the outputs. */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { reportFileName } from '../../src/report/outputs.js';
@@ -35,6 +35,7 @@ describe('publishing survives runner faults (node dist/index.js)', () => {
     expect(dirname(run.outputs.report!)).toBe(tmpdir());
     expect(existsSync(run.outputs.report!)).toBe(true);
     expect(run.summary).toContain('Namespace teardown: 1 already gone of 1 namespace');
+    rmSync(run.outputs.report!);
   });
 
   test('a step without an id gets a readable report name, and two runs never share one', async () => {

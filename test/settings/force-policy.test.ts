@@ -88,7 +88,7 @@ const rows: Row[] = [
     given: { forceAfter: 20 * MIN, timeoutMs: 15 * MIN },
     expect: {
       error:
-        'Input "force-after" is 20m 00s, longer than "timeout" (15m 00s), so forcing could never start; allowed: force-after at most timeout.',
+        'Input "force-after" is 20m 00s, longer than "timeout" (15m 00s), so forcing could never start; allowed: "force-after" at most "timeout".',
       input: 'force-after',
     },
   },

@@ -111,7 +111,7 @@ describe('readSettings', () => {
     {
       name: 'scope all-terminating with namespaces',
       given: { scope: 'all-terminating', namespaces: 'pr-1' },
-      message: /^Inputs "namespaces" and "scope: all-terminating" cannot be used together/,
+      message: /^Input "namespaces" and "scope: all-terminating" cannot be used together/,
     },
     {
       name: 'scope all-terminating with the sweep',
@@ -122,7 +122,7 @@ describe('readSettings', () => {
         'sweep-repository': 'acme/shop',
         'github-token': 't',
       },
-      message: /^Inputs "sweep" and "scope: all-terminating" cannot be used together/,
+      message: /^Input "sweep" and "scope: all-terminating" cannot be used together/,
     },
     {
       name: 'unknown scope',

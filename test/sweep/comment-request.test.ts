@@ -1,7 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunContext } from '../../src/entry/context.js';
 import { runEngine } from '../../src/entry/engine.js';
@@ -15,6 +14,7 @@ import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { FakeCluster } from '../fake-apiserver/index.js';
 import { API, github, nockBesideLoopback, pull, SkipClock, TOKEN } from '../github/helpers.js';
 import { FAST } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const REPO = '/repos/acme/shop';
 const COMMENT_ID = 9001;
@@ -257,7 +257,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
 
 describe('the comment event read from the runner', () => {
   test('an issue_comment payload: the comment, its pull request; the author association is not read', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'event-'));
+    const dir = tempDir('event-');
     const path = join(dir, 'event.json');
     writeFileSync(
       path,

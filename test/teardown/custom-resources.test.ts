@@ -1,4 +1,4 @@
-import { FakeCluster, type KubeVersion } from '../fake-apiserver/index.js';
+import { FakeCluster, waitFor, type KubeVersion } from '../fake-apiserver/index.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../src/kube/client.js';
 import { readSettings } from '../../src/settings/settings.js';
@@ -317,14 +317,19 @@ describe('contrast and neighbours', () => {
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const cancel = new AbortController();
-    setTimeout(() => cancel.abort(), 1_000);
     const kube = createKube(kc);
     const settings = readSettings((n) => ({ namespaces: 'pr-1', timeout: '20s' })[n] ?? '');
-    const report = await runTeardown(
+    const running = runTeardown(
       settings,
       { kube, logger: new RecordingLogger(), clock: systemClock, signal: cancel.signal, progressMs: 500 },
       {},
     );
+    // Cancelled while the phase waits: once its three DELETEs are sent, however long a busy machine took.
+    const deletes = (): number =>
+      cluster.requests.filter((r) => r.method === 'DELETE' && r.path.includes('/widgets/')).length;
+    await waitFor(() => deletes() === 3, 60_000);
+    cancel.abort();
+    const report = await running;
     await kube.close();
     expect(report.cancelled).toBe(true);
     expect(report.targets[0]).toMatchObject({

@@ -4,7 +4,8 @@ import { readSettings } from '../../src/settings/settings.js';
 import { formatDuration } from '../../src/shared/duration.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import { deleteAndWait } from '../../src/teardown/delete-and-wait.js';
-import { progressWords, type Progress } from '../../src/teardown/progress.js';
+import { ProgressTracker, progressWords, type Progress } from '../../src/teardown/progress.js';
+import type { WaitRecord } from '../../src/teardown/wait.js';
 import { FakeClock } from '../helpers/clock.js';
 
 const terminating = (name: string, since: string): NamespaceState => ({
@@ -95,5 +96,26 @@ describe('progress while waiting, with a fake clock', () => {
       `1 of ${c.names.length} gone · ${rest.length} Terminating · ${formatDuration(c.goneAfterS * 1000)}`,
     );
     expect(seen.at(-1)!.terminating).toEqual([]);
+  });
+});
+
+describe('ProgressTracker', () => {
+  test('tells the listener when a target it waits on turns Terminating (the wait mutates one record)', () => {
+    const clock = new FakeClock();
+    const told: Progress[] = [];
+    const tracker = new ProgressTracker(clock, clock.now(), (p) => told.push(p));
+    tracker.begin(1);
+    const active: NamespaceState = { ...terminating('pr-1', '2026-11-22T10:00:00Z'), phase: 'Active' };
+    delete (active as { deletionTimestamp?: string }).deletionTimestamp;
+    const record: WaitRecord = {
+      transitions: [{ phase: 'Active', at: clock.now() }],
+      last: active,
+      restarts: { expired: 0, reset: 0 },
+    };
+    tracker.update('pr-1', record);
+    expect(told.at(-1)).toMatchObject({ waitingOther: 1, terminating: [] });
+    record.last = terminating('pr-1', '2026-11-22T10:00:00Z');
+    tracker.update('pr-1', record);
+    expect(told.at(-1)).toMatchObject({ waitingOther: 0, terminating: [{ name: 'pr-1' }] });
   });
 });

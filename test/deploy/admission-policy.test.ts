@@ -1,0 +1,104 @@
+/**
+ * deploy/admission-policy.yaml as shipped, enforced by the fake API server (its CEL evaluated by a CEL library; see
+ * test/fake-apiserver/policies.ts for what the fake does not model): the teardown identity may write only inside
+ * namespaces carrying the preview label.
+ */
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import {
+  FakeCluster,
+  GVR,
+  addKialiCR,
+  addKialiCRD,
+  raw,
+  type AdmissionPolicy,
+} from '../fake-apiserver/index.js';
+import { FAST, runEngine } from '../helpers/harness.js';
+
+function shipped(): AdmissionPolicy {
+  const docs = parseAllDocuments(readFileSync('deploy/admission-policy.yaml', 'utf8')).map((d) => d.toJS());
+  return {
+    policy: docs.find((d) => d.kind === 'ValidatingAdmissionPolicy'),
+    binding: docs.find((d) => d.kind === 'ValidatingAdmissionPolicyBinding'),
+  };
+}
+
+const REFUSED =
+  'namespace-teardown may change objects only in preview namespaces (labelled preview.example.com/pr)';
+
+describe('the shipped admission policy on the fake API server', () => {
+  let cluster: FakeCluster;
+  afterEach(() => cluster.stop());
+
+  function setUp(): FakeCluster {
+    cluster = new FakeCluster({ controller: FAST });
+    addKialiCRD(cluster);
+    cluster.addNamespace('preview-1', { labels: { 'preview.example.com/pr': '1' } });
+    addKialiCR(cluster, 'preview-1');
+    cluster.addNamespace('team-a', { labels: { team: 'a' } });
+    addKialiCR(cluster, 'team-a');
+    cluster.addAdmissionPolicy(shipped());
+    return cluster;
+  }
+
+  test('inside a preview namespace every write goes through: its custom resource forced, the namespace gone', async () => {
+    const { kubeconfig } = await setUp().start();
+    const { report } = await runEngine(kubeconfig, {
+      namespaces: 'preview-1',
+      timeout: '20s',
+      force: 'on',
+      'force-after': '0s',
+      'force-finalizers': 'kiali.io/finalizer',
+    });
+    expect(report.targets[0]).toMatchObject({ name: 'preview-1', outcome: 'forced' });
+    expect(cluster.namespace('preview-1')).toBeUndefined();
+  });
+
+  test('outside one, the DELETE of the namespace is refused with the policy named; nothing there changes', async () => {
+    const { kubeconfig } = await setUp().start();
+    const { report } = await runEngine(kubeconfig, {
+      namespaces: 'team-a',
+      timeout: '20s',
+      'teardown-order': 'namespace',
+    });
+    expect(report.targets[0]!.outcome).toBe('error');
+    expect(report.targets[0]!.note).toContain(
+      `ValidatingAdmissionPolicy 'namespace-teardown-previews-only' with binding 'namespace-teardown-previews-only' denied request: ${REFUSED}: namespace team-a is not one`,
+    );
+    expect(cluster.namespace('team-a')!.metadata.deletionTimestamp).toBeUndefined();
+    expect(cluster.get(GVR.kialis, 'team-a', 'kiali')!.metadata.finalizers).toEqual(['kiali.io/finalizer']);
+  });
+
+  test("the identity's direct writes elsewhere: a patch in kube-system, a cluster-scoped object, /finalize", async () => {
+    const started = await setUp().start();
+    const patch = { metadata: { labels: { touched: 'yes' } } };
+    const merge = { headers: { 'Content-Type': 'application/merge-patch+json' } };
+    const cases = [
+      ['PATCH', '/api/v1/namespaces/kube-system', patch, 'namespace kube-system is not one'],
+      [
+        'PATCH',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/kialis.kiali.io',
+        patch,
+        'this object is cluster-scoped',
+      ],
+      [
+        'DELETE',
+        '/apis/kiali.io/v1alpha1/namespaces/team-a/kialis/kiali',
+        undefined,
+        'namespace team-a is not one',
+      ],
+    ] as const;
+    for (const [method, path, body, why] of cases) {
+      const answer = await raw(started, method, path, { body, ...(body ? merge : {}) });
+      expect([path, answer.status]).toEqual([path, 403]);
+      expect(JSON.stringify(answer.json)).toContain(`${REFUSED}: ${why}`);
+    }
+    const put = await raw(started, 'PUT', '/api/v1/namespaces/team-a/finalize', {
+      body: { metadata: { name: 'team-a' }, spec: { finalizers: [] } },
+    });
+    expect(put.status).toBe(403);
+    // The same write inside a preview namespace goes through.
+    const inside = await raw(started, 'PATCH', '/api/v1/namespaces/preview-1', { body: patch, ...merge });
+    expect(inside.status).toBe(200);
+  });
+});
