@@ -63,8 +63,12 @@ export interface OwnerAction {
 export interface LifecycleReport {
   /** GitOps owners suspended or deleted before the namespaces (`gitops-owners: suspend|delete`). */
   owners?: OwnerAction[];
-  /** Nothing was deleted, and why in one line; `keptBy` when a pull request's keep label kept the preview. */
-  skipped?: { why: string; keptBy?: { label: string; pr: number } };
+  /**
+   * Nothing was deleted, and why in one line; `keptBy` when a pull request's keep label kept the preview; `unread`
+   * when GitHub could not be read (the pull request, its labels, the commenter's permission): the check fails, as
+   * a preview nobody can tear down must not pass unseen.
+   */
+  skipped?: { why: string; keptBy?: { label: string; pr: number }; unread?: boolean };
   /** The comment that asked for the teardown (it ran only when `skipped` is absent). */
   request?: CommentRequest;
 }

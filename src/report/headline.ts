@@ -70,10 +70,12 @@ export function renderHeadline(report: RunReport): string {
   const skipped = skippedWords(report);
   if (skipped)
     return [
-      `## ⏭️ Namespace teardown skipped: ${skipped}`,
+      `## ${report.failures.length ? '❌' : '⏭️'} Namespace teardown skipped: ${skipped}`,
       whereLine(report),
       requestLine(report),
-      '**Nothing was deleted**; no cluster was asked.',
+      report.failures.length
+        ? '**Nothing was deleted**, no cluster was asked, and **the check fails**: GitHub could not be read, so the preview stays until it can be.'
+        : '**Nothing was deleted**; no cluster was asked.',
     ]
       .filter(Boolean)
       .join('\n\n');

@@ -20,8 +20,9 @@ export interface GateDeps {
   logger: Logger;
 }
 
-const skip = (why: string, rest: Partial<LifecycleReport> = {}): LifecycleReport => ({
-  skipped: { why },
+/** Nothing deleted, and why; `unread` when GitHub could not be read (the check then fails). */
+const skip = (why: string, rest: Partial<LifecycleReport> = {}, unread = false): LifecycleReport => ({
+  skipped: { why, ...(unread ? { unread } : {}) },
   ...rest,
 });
 
@@ -50,10 +51,10 @@ async function keepCheck(
 ): Promise<LifecycleReport['skipped']> {
   const pull = await getPullState(api, repo, pr);
   if (pull.state === 'unknown')
-    return { why: `PR #${pr} could not be read (${pull.error}): its preview is kept` };
-  if (pull.state === 'missing') return { why: `PR #${pr} was not found: its preview is kept` };
+    return { why: `PR #${pr} could not be read (${pull.error}): its preview is kept`, unread: true };
+  if (pull.state === 'missing') return { why: `PR #${pr} was not found: its preview is kept`, unread: true };
   if (pull.labels === undefined)
-    return { why: `the labels of PR #${pr} could not be read: its preview is kept` };
+    return { why: `the labels of PR #${pr} could not be read: its preview is kept`, unread: true };
   if (hasLabel(pull.labels, keepLabel))
     return { why: `kept by label ${keepLabel} on #${pr}`, keptBy: { label: keepLabel, pr } };
   return undefined;
@@ -74,6 +75,7 @@ async function commentCheck(
     return skip(
       `the permission of @${comment.login} could not be read (${found.error}); ${command} needs write`,
       { request },
+      true,
     );
   if (!canWrite(found))
     return skip(
@@ -109,7 +111,11 @@ export async function gateRun(
   }
   const repo = repoOf(context);
   if (!repo || settings.githubToken === undefined)
-    return skip('the repository or the GitHub token is unknown, so the pull request could not be read');
+    return skip(
+      'the repository or the GitHub token is unknown, so the pull request could not be read',
+      {},
+      true,
+    );
   const api = await deps.github();
   const asked = comment ? await commentCheck(api, repo, comment, settings, deps.logger) : {};
   if (asked.skipped) return asked;

@@ -152,7 +152,8 @@ export function skippedReport(
     settings: settingsOf(settings),
     targets: [],
     result: 'skipped',
-    failures: [],
+    // GitHub could not be read: the preview stays, and the check says so rather than pass unseen.
+    failures: lifecycle.skipped?.unread && settings.failOn !== 'never' ? [lifecycle.skipped.why] : [],
     lifecycle,
   };
 }

@@ -167,6 +167,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
     scope.done();
     expect(report.result).toBe('skipped');
     expect(report.lifecycle?.skipped?.why).toMatch(/^the permission of @frank could not be read/);
+    expect(report.failures).toHaveLength(1);
     expect(cluster.requests).toEqual([]);
   });
 
@@ -226,6 +227,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
     expect(report.result).toBe('skipped');
     expect(report.lifecycle?.skipped?.keptBy).toEqual({ label: 'keep-preview', pr: 42 });
     expect(cluster.requests).toEqual([]);
+    expect(report.failures).toEqual([]);
   });
 
   test('pull_request closed, the pull request cannot be read: its preview is kept', async () => {
@@ -237,6 +239,9 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
       /^PR #42 could not be read \(.*502.*\): its preview is kept$/,
     );
     expect(cluster.namespace('pr-42')).toBeDefined();
+    // Loud: a preview nobody can tear down fails the check instead of passing unseen.
+    expect(report.failures).toEqual([report.lifecycle!.skipped!.why]);
+    expect(renderSummary(report)).toContain('## ❌ Namespace teardown skipped: PR &#35;42 could not be read');
   });
 
   test('pull_request closed without the keep label: torn down', async () => {
