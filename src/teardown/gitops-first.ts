@@ -76,8 +76,12 @@ async function remove(
   await writer.deleteObject(resOf(o), o.namespace, o.name, { uid: o.uid! });
   for (;;) {
     const now = await reread(deps.kube, o);
-    if (now === undefined || now.uid !== o.uid)
-      return { ...base, outcome: 'deleted', note: `deleted first, ${pruned.words}`, pruned: pruned.pruned };
+    if (now === undefined || now.uid !== o.uid) {
+      // Another owner of that name may have been created since: it is no longer the one read, and may apply again.
+      const again = now ? `; another ${o.kind} of that name exists now (UID ${now.uid ?? '?'})` : '';
+      const note = `deleted first, ${pruned.words}${again}`;
+      return { ...base, outcome: 'deleted', note, pruned: pruned.pruned };
+    }
     const left = until - deps.clock.now();
     if (left <= 0 || deps.signal?.aborted) {
       const held = (now.finalizers ?? []).join(', ') || 'no finalizer';

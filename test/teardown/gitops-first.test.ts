@@ -107,6 +107,7 @@ describe('GitOps owners first, against a live GitOps controller', () => {
       },
     ]);
     expect(report.targets.map((t) => t.outcome)).toEqual(['gone']);
+    expect(report.failures).toEqual([]);
     expect(cluster.gitopsLog).toEqual([]);
     expect(cluster.namespace('pr-5')).toBeUndefined();
     expect(ownerWrites(cluster, 'flux')).toEqual([`PATCH ${KS_PATH}`]);
@@ -126,6 +127,7 @@ describe('GitOps owners first, against a live GitOps controller', () => {
       },
     ]);
     expect(['gone', 'already-gone']).toContain(report.targets[0]!.outcome);
+    expect(report.failures).toEqual([]);
     expect(cluster.gitopsLog).toEqual(['Kustomization flux-system/preview-web-5: pruned namespace pr-5']);
     expect(cluster.namespace('pr-5')).toBeUndefined();
     expect(ownerWrites(cluster, 'flux')).toEqual([`DELETE ${KS_PATH}`]);
