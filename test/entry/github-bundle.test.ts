@@ -4,6 +4,7 @@ import { FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
 import { FAST, runBundle, runCli } from '../helpers/harness.js';
 import { tempDir } from '../helpers/temp.js';
+import { issueCommentEvent } from '../github/helpers.js';
 
 const TOKEN = 'ghs_bundle-token-never-printed-42';
 const LABEL = 'preview.example.com/pr';
@@ -146,20 +147,7 @@ describe('the action on an issue_comment event: /teardown', () => {
   /** Run the bundle on a new comment `body` by `login` on pull request 42. */
   async function comment(login: string, body: string, more: Record<string, string> = {}) {
     const { kubeconfig } = await cluster.start();
-    const dir = tempDir('nt-comment-');
-    const event = join(dir, 'event.json');
-    writeFileSync(
-      event,
-      JSON.stringify({
-        action: 'created',
-        issue: {
-          number: 42,
-          title: 'Add cart',
-          pull_request: { html_url: 'https://github.com/acme/shop/pull/42' },
-        },
-        comment: { id: 77, body, user: { login, type: 'User' }, author_association: 'OWNER' },
-      }),
-    );
+    const event = issueCommentEvent({ id: 77, body, user: { login, type: 'User' } });
     const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'issue_comment' };
     const inputs = {
       namespaces: 'pr-42',

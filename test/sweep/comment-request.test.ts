@@ -1,7 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { readRunContext } from '../../src/entry/context.js';
 import { runEngine } from '../../src/entry/engine.js';
 import { createGitHub } from '../../src/github/create.js';
@@ -12,9 +10,16 @@ import { renderSummary } from '../../src/report/markdown.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { FakeCluster } from '../fake-apiserver/index.js';
-import { API, github, nockBesideLoopback, pull, SkipClock, TOKEN } from '../github/helpers.js';
+import {
+  API,
+  github,
+  issueCommentEvent,
+  nockBesideLoopback,
+  pull,
+  SkipClock,
+  TOKEN,
+} from '../github/helpers.js';
 import { FAST } from '../helpers/harness.js';
-import { tempDir } from '../helpers/temp.js';
 
 const REPO = '/repos/acme/shop';
 const COMMENT_ID = 9001;
@@ -262,26 +267,12 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
 
 describe('the comment event read from the runner', () => {
   test('an issue_comment payload: the comment, its pull request; the author association is not read', () => {
-    const dir = tempDir('event-');
-    const path = join(dir, 'event.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        action: 'created',
-        issue: {
-          number: 42,
-          title: 'Add cart',
-          pull_request: { html_url: 'https://github.com/acme/shop/pull/42' },
-        },
-        comment: {
-          id: 7,
-          body: '  /teardown please\nnow',
-          author_association: 'OWNER',
-          html_url: 'https://github.com/acme/shop/pull/42#issuecomment-7',
-          user: { login: 'mallory', type: 'User' },
-        },
-      }),
-    );
+    const path = issueCommentEvent({
+      id: 7,
+      body: '  /teardown please\nnow',
+      html_url: 'https://github.com/acme/shop/pull/42#issuecomment-7',
+      user: { login: 'mallory', type: 'User' },
+    });
     const context = readRunContext({
       GITHUB_EVENT_NAME: 'issue_comment',
       GITHUB_EVENT_PATH: path,
