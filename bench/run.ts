@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, USAGE, type Options } from './args.js';
 import { runBig } from './big.js';
+import { fleetTargets, renderFleet, runFleet } from './fleet.js';
 import { forcingTargets, renderForcing, runForcing } from './forcing.js';
 import { githubSweepTargets, renderGithubSweep, runGithubSweep } from './github-sweep.js';
 import { machine } from './machine.js';
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
     const sweep = await runGithubSweep(options, log);
     // One run per case: each is a whole action run of up to a minute.
     const scale = await runScale(remote, { ...options, runs: 1 }, ROOT, log);
+    const fleet = await runFleet(options, ROOT, log);
     const f = figures(big, many, startup);
     const list = [
       ...targets(f, big, many, startup),
@@ -73,6 +75,7 @@ async function main(): Promise<number> {
       ...realTargets(real),
       ...githubSweepTargets(sweep),
       ...scaleTargets(scale),
+      ...fleetTargets(fleet),
     ];
     const markdown = renderMarkdown({
       options,
@@ -97,7 +100,9 @@ ${operator.trimEnd()}
 
 ${renderGithubSweep(sweep).trimEnd()}
 
-${renderScale(scale)}
+${renderScale(scale).trimEnd()}
+
+${renderFleet(fleet)}
 `,
     );
     for (const t of list)
@@ -123,6 +128,11 @@ async function runOnly(remote: RemoteCluster, options: Options): Promise<number>
     const sweep = await runGithubSweep(options, log);
     parts.push(renderGithubSweep(sweep));
     list.push(...githubSweepTargets(sweep));
+  }
+  if (options.only?.has('fleet')) {
+    const fleet = await runFleet(options, ROOT, log);
+    parts.push(renderFleet(fleet));
+    list.push(...fleetTargets(fleet));
   }
   console.log(parts.join('\n\n'));
   for (const t of list)

@@ -4,13 +4,13 @@
  * of the action's process, wall time against the run's deadline, job summary and report bytes, requests and the most
  * the server had open at once.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Options } from './args.js';
 import { scaleName, type InFlight, type ScaleSpec } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
-import { baseEnv, timeChild } from './startup.js';
+import { runnerFiles, timeChild } from './startup.js';
 import type { Target } from './stats.js';
 import { parseOutputFile } from '../test/helpers/harness.js';
 
@@ -83,21 +83,12 @@ async function one(
   });
   const dir = mkdtempSync(join(tmpdir(), 'nt-bench-scale-'));
   try {
-    const files = {
-      summary: join(dir, 'summary.md'),
-      output: join(dir, 'output.txt'),
-      rss: join(dir, 'rss'),
-    };
-    writeFileSync(files.summary, '');
-    writeFileSync(files.output, '');
+    const { files, env: runner } = runnerFiles(dir);
     const names = Array.from({ length: c.names }, (_, i) => scaleName(i));
     const env: NodeJS.ProcessEnv = {
-      ...baseEnv(dir),
-      GITHUB_STEP_SUMMARY: files.summary,
-      GITHUB_OUTPUT: files.output,
+      ...runner,
       GITHUB_ACTION: 'teardown',
       GITHUB_REPOSITORY: 'bench/namespace-teardown',
-      NT_RSS_FILE: files.rss,
       INPUT_NAMESPACES: names.join('\n'),
       INPUT_KUBECONFIG: started.kubeconfig,
       INPUT_TIMEOUT: c.timeout,

@@ -1,6 +1,6 @@
 /** Scenario 4: start-up of the bundle `node dist/index.js`, and its size. Reads dist/, never builds it. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,32 @@ export function timeChild(args: string[], env: NodeJS.ProcessEnv, stdout = true)
 /** What every child gets from the environment: PATH, and `home` as HOME and RUNNER_TEMP. */
 export function baseEnv(home: string): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', HOME: home, RUNNER_TEMP: home };
+}
+
+/**
+ * A run of an action's bundle as a runner starts it, in `home`: the empty job summary and output files it writes to,
+ * the file the RSS probe writes the peak to, and the environment naming them.
+ */
+export function runnerFiles(home: string): {
+  files: { summary: string; output: string; rss: string };
+  env: NodeJS.ProcessEnv;
+} {
+  const files = {
+    summary: join(home, 'summary.md'),
+    output: join(home, 'output.txt'),
+    rss: join(home, 'rss'),
+  };
+  writeFileSync(files.summary, '');
+  writeFileSync(files.output, '');
+  return {
+    files,
+    env: {
+      ...baseEnv(home),
+      GITHUB_STEP_SUMMARY: files.summary,
+      GITHUB_OUTPUT: files.output,
+      NT_RSS_FILE: files.rss,
+    },
+  };
 }
 
 /** Spawn with valid inputs against a TCP listener; resolve at its first connection, then kill the child. */

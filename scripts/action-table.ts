@@ -10,6 +10,18 @@ interface ActionYml {
 export const BEGIN = '<!-- action-table:begin (generated from action.yml by `npm run docs`) -->';
 export const END = '<!-- action-table:end -->';
 
+/** The markers of the merge action's tables (docs/fleet.md). */
+export const MERGE_MARKERS = {
+  begin: '<!-- merge-table:begin (generated from merge/action.yml by `npm run docs`) -->',
+  end: '<!-- merge-table:end -->',
+} as const;
+
+/** Where a generated block starts and ends. */
+export interface Markers {
+  begin: string;
+  end: string;
+}
+
 /** Parse action.yml. */
 export function readAction(path = 'action.yml'): ActionYml {
   return parse(readFileSync(path, 'utf8')) as ActionYml;
@@ -18,7 +30,7 @@ export function readAction(path = 'action.yml'): ActionYml {
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').trim();
 
 /** The markdown block that sits between the markers. */
-export function actionTables(action: ActionYml): string {
+export function actionTables(action: ActionYml, markers: Markers = { begin: BEGIN, end: END }): string {
   const inputs = Object.entries(action.inputs).map(
     ([name, i]) => `| \`${name}\` | ${cell(i.description)} | ${i.default ? `\`${i.default}\`` : ''} |`,
   );
@@ -26,7 +38,7 @@ export function actionTables(action: ActionYml): string {
     ([name, o]) => `| \`${name}\` | ${cell(o.description)} |`,
   );
   return [
-    BEGIN,
+    markers.begin,
     '### Inputs',
     '',
     '| Input | Description | Default |',
@@ -38,14 +50,18 @@ export function actionTables(action: ActionYml): string {
     '| Output | Description |',
     '| --- | --- |',
     ...outputs,
-    END,
+    markers.end,
   ].join('\n');
 }
 
-/** README text with the generated block replaced. */
-export function withTables(readme: string, action: ActionYml): string {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < 0) throw new Error('README.md lacks the action-table markers');
-  return readme.slice(0, start) + actionTables(action) + readme.slice(end + END.length);
+/** README text (or another document's) with the generated block replaced. */
+export function withTables(
+  readme: string,
+  action: ActionYml,
+  markers: Markers = { begin: BEGIN, end: END },
+): string {
+  const start = readme.indexOf(markers.begin);
+  const end = readme.indexOf(markers.end);
+  if (start < 0 || end < 0) throw new Error(`the document lacks the markers ${markers.begin}`);
+  return readme.slice(0, start) + actionTables(action, markers) + readme.slice(end + markers.end.length);
 }

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # Each bundle's entry point and the licence file ncc writes beside it.
-licence_files=(dist/licenses.txt dist/cli/licenses.txt)
+licence_files=(dist/licenses.txt dist/cli/licenses.txt dist/merge/licenses.txt)
 
 # Removed first, so a build that stopped writing one cannot pass on the committed copy.
 rm -f -- "${licence_files[@]}"

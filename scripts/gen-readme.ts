@@ -1,7 +1,10 @@
-/** Regenerate the inputs/outputs tables in README.md from action.yml. */
+/** Regenerate the inputs/outputs tables in README.md from action.yml, and docs/fleet.md's from merge/action.yml. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { readAction, withTables } from './action-table.js';
+import { MERGE_MARKERS, readAction, withTables } from './action-table.js';
 
 const readme = readFileSync('README.md', 'utf8');
 writeFileSync('README.md', withTables(readme, readAction()));
 console.log('README.md tables regenerated from action.yml');
+const fleet = readFileSync('docs/fleet.md', 'utf8');
+writeFileSync('docs/fleet.md', withTables(fleet, readAction('merge/action.yml'), MERGE_MARKERS));
+console.log('docs/fleet.md tables regenerated from merge/action.yml');

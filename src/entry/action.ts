@@ -12,22 +12,16 @@ import { lazyGitHub, runOnCluster } from './engine.js';
 import type { GitHubApi } from '../github/port.js';
 import { answerComment, commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../model/run.js';
-import { systemClock, type Logger } from '../shared/ports.js';
+import { systemClock } from '../shared/ports.js';
 import { safeLines, safeLog } from '../report/escape.js';
+import { coreLogger } from './core-logger.js';
+import { namedContext } from '../fleet/identity.js';
 import { publishRun } from '../report/publish.js';
 import { renderComment } from '../report/comment.js';
 import { failedReport } from '../teardown/run.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
 export { CANCEL_BUDGET_MS };
-
-/** A Logger on @actions/core; every line is kept from forming a workflow command or acting on a terminal. */
-export const coreLogger: Logger = {
-  info: (m) => core.info(safeLines(m)),
-  warning: (m) => core.warning(safeLines(m)),
-  debug: (m) => core.debug(safeLines(m)),
-  group: (title, fn) => core.group(safeLog(title), fn),
-};
 
 /** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
 function budgetAfter(signal: AbortSignal): Promise<'late'> {
@@ -141,7 +135,8 @@ export async function run(): Promise<void> {
     const settings = readSettings((name) => core.getInput(name));
     if (settings.githubToken) core.setSecret(settings.githubToken);
     const started = systemClock.now();
-    const context = readRunContext(process.env);
+    // Named before connecting: a run that cannot connect still says which cluster it was for.
+    const context = namedContext(readRunContext(process.env), settings.clusterName);
     const github = lazyGitHub(settings, process.env, systemClock, coreLogger, cancel.signal);
     const report = await teardown(settings, cancel, started, context, github);
     await publishRun(report, started);

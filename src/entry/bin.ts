@@ -9,4 +9,7 @@ if (old) {
 } else {
   const { cli } = await import('./cli.js');
   process.exitCode = await cli(process.argv.slice(2));
+  // The answer is out: a connection a server never answers (a cluster left behind at its bound) must not hold the
+  // prompt. stdout and stderr are synchronous for files and pipes on Linux, so nothing printed is lost.
+  setTimeout(() => process.exit(), 1_000).unref();
 }

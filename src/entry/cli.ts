@@ -17,6 +17,8 @@ import { helpText, parseFlags, type FlagValues } from './parse-flags.js';
 import { chooseOutput, renderOutput, type OutputChoice } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus, type Status } from './status.js';
+import { contextsOf, runContexts } from './cli-fleet.js';
+import { mergeCommand } from './cli-merge.js';
 
 /** The exit status of a run stopped by a signal, as shells report it: 128 + the signal's number. */
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -86,6 +88,7 @@ export async function cli(argv: string[]): Promise<number> {
   let stopped: ReturnType<typeof onCancel> | undefined;
   let status: Status | undefined;
   try {
+    if (argv[0] === 'merge') return await mergeCommand(argv.slice(1));
     const problems = new Problems();
     const values = parseFlags(argv, problems);
     if (values.help) {
@@ -97,6 +100,22 @@ export async function cli(argv: string[]): Promise<number> {
     stopped = onCancel(cancel, status.logger);
     const github = lazyGitHub(settings, process.env, systemClock, status.logger, cancel.signal);
     const context = readRunContext(process.env);
+    const contexts = contextsOf(values.context);
+    if (contexts.length > 1) {
+      const code = await runContexts({
+        settings,
+        contexts,
+        kubeconfig,
+        output,
+        reportPath: values.report as string | undefined,
+        status,
+        signal: cancel.signal,
+        github,
+        context,
+      });
+      const signal = stopped.signal();
+      return signal ? (SIGNAL_EXIT[signal] ?? 1) : code;
+    }
     const report = await runOnCluster(
       settings,
       {

@@ -15,6 +15,7 @@ import { runDeadline, runTeardown, skippedReport } from '../teardown/run.js';
 import { gateRun } from '../sweep/gate.js';
 import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
+import { namedCluster } from '../fleet/identity.js';
 
 /** How long closing the cluster connections may take before the result is published anyway. */
 const CLOSE_BUDGET_MS = 1_000;
@@ -115,7 +116,8 @@ export async function runOnCluster(
       github: async () => (await wiring.github()).until(wiring.started + settings.timeoutMs),
       serverUrl: serverUrlOf(wiring.env),
     };
-    return await race(runEngine(settings, deps, { ...context, cluster: connected.cluster }));
+    const cluster = namedCluster(connected.cluster, settings.clusterName);
+    return await race(runEngine(settings, deps, { ...context, cluster }));
   } finally {
     await closeWithin(kube, CLOSE_BUDGET_MS);
   }

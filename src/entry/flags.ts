@@ -43,7 +43,16 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
     arg: 'FILE',
     help: 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)',
   },
-  [Inputs.context]: { kind: 'value', arg: 'NAME', help: 'kubeconfig context (default: the current one)' },
+  [Inputs.context]: {
+    kind: 'value',
+    arg: 'NAME',
+    help: 'kubeconfig context (default: the current one); several, separated by commas, run side by side and print one merged answer',
+  },
+  [Inputs.clusterName]: {
+    kind: 'value',
+    arg: 'NAME',
+    help: 'what the report calls the cluster (default: the context, else the server)',
+  },
   [Inputs.delete]: { kind: 'switch', flag: 'no-delete', help: 'only watch namespaces someone else deleted' },
   [Inputs.timeout]: { kind: 'value', arg: 'DURATION', help: 'how long to wait, e.g. 90s, 5m (default 5m)' },
   [Inputs.teardownOrder]: {

@@ -77,6 +77,8 @@ const USAGE = `namespace-teardown: delete namespaces, wait until they are gone, 
 Usage: namespace-teardown --namespaces a,b [--selector key=value] [flags]
        namespace-teardown --scope all-terminating [--selector key=value] [flags]
        namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [flags]
+       namespace-teardown --context a,b,c [flags]   the same in several clusters, one merged answer
+       namespace-teardown merge PATH...             one answer from many clusters' reports (merge --help)
 
 Flags (named like the action's inputs):`;
 

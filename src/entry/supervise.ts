@@ -12,9 +12,10 @@ import { systemClock } from '../shared/ports.js';
 import { cancelOnSignals } from './signals.js';
 import { CANCEL_BUDGET_MS } from './budgets.js';
 import { newPublishedFlag, publishedExitCode } from './published-flag.js';
+import { ENGINE_HEAP_MB, whyStopped } from './worker-limits.js';
 
-/** The run's heap: about five times what 5,000 targets need at their peak. */
-export const ENGINE_HEAP_MB = 512;
+export { ENGINE_HEAP_MB, whyStopped };
+
 /** The young generation: small, so the bursts of a big run are collected young instead of growing the heap. */
 const ENGINE_YOUNG_MB = 12;
 /** After a cancel, how long the run has to publish before it is stopped and the state is published from here. */
@@ -46,14 +47,6 @@ export interface SuperviseOptions {
   publishFailure?: (error: string, cancelled: boolean, started: number) => Promise<void>;
   /** See AFTER_PUBLISH_MS. */
   afterPublishMs?: number;
-}
-
-/** Why the worker ended without finishing, in words for the summary. */
-export function whyStopped(error: unknown, heapMb: number): string {
-  if ((error as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return `the run ran out of memory: its heap is bounded to ${heapMb} MiB; nothing after that point is known`;
-  }
-  return `the run stopped unexpectedly: ${messageOf(error)}`;
 }
 
 /** How the worker ended, and what it said before. */
@@ -156,13 +149,16 @@ function afterPublishing(ended: Ended, heapMb: number): string | undefined {
 
 /** The report of a run that did not finish, published like any other. */
 async function publishFailure(error: string, cancelled: boolean, started: number): Promise<void> {
-  const [{ readSettings }, { readRunContext }, { failedReport }, { publishRun }] = await Promise.all([
-    import('../settings/settings.js'),
-    import('./context.js'),
-    import('../teardown/run.js'),
-    import('../report/publish.js'),
-  ]);
+  const [{ readSettings }, { readRunContext }, { failedReport }, { publishRun }, { namedContext }] =
+    await Promise.all([
+      import('../settings/settings.js'),
+      import('./context.js'),
+      import('../teardown/run.js'),
+      import('../report/publish.js'),
+      import('../fleet/identity.js'),
+    ]);
   const settings = readSettings((name) => core.getInput(name));
-  const report = failedReport(settings, readRunContext(process.env), started, error, cancelled, systemClock);
+  const context = namedContext(readRunContext(process.env), settings.clusterName);
+  const report = failedReport(settings, context, started, error, cancelled, systemClock);
   await publishRun(report, started);
 }

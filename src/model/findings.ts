@@ -30,7 +30,8 @@ export interface ScanChoice {
   detail: string;
 }
 
-export type Severity = 'error' | 'warning' | 'notice';
+export const FINDING_SEVERITIES = ['error', 'warning', 'notice'] as const;
+export type Severity = (typeof FINDING_SEVERITIES)[number];
 
 /** One piece of evidence: what was seen, where. */
 export interface Evidence {

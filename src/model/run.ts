@@ -17,8 +17,17 @@ import type { LifecycleReport } from './lifecycle.js';
  * - `error`: a request about this namespace failed (403, 5xx after retries, unreachable, a malformed or
  *   mismatched answer); `note` says why. The other targets went on.
  */
-export type Outcome =
-  'gone' | 'already-gone' | 'recreated' | 'stuck' | 'active' | 'refused' | 'forced' | 'error';
+export const OUTCOMES = [
+  'gone',
+  'already-gone',
+  'recreated',
+  'stuck',
+  'active',
+  'refused',
+  'forced',
+  'error',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** Everything recorded for one target namespace. */
 export interface TargetReport {
@@ -57,12 +66,23 @@ export interface TargetReport {
   note?: string;
 }
 
-/** `skipped`: nothing was looked at or deleted (a keep label, a pull request that cannot be read, a comment that did not ask). */
-export type RunResult = 'clean' | 'stuck' | 'forced' | 'error' | 'skipped';
+/**
+ * The run's result, best first. `skipped`: nothing was looked at or deleted (a keep label, a pull request that cannot be
+ * read, a comment that did not ask): any cluster that did something says more.
+ */
+export const RUN_RESULTS = ['skipped', 'clean', 'forced', 'stuck', 'error'] as const;
+export type RunResult = (typeof RUN_RESULTS)[number];
+
+/**
+ * The JSON report's schema version. Fields are only ever added under it (a reader ignores what it does not know);
+ * removing a field or changing what one means makes a new version, and `merge` names a report of a version it does
+ * not read instead of guessing.
+ */
+export const REPORT_VERSION = 1;
 
 /** The whole run: what the summary, annotations, outputs and JSON report are made from. */
 export interface RunReport {
-  version: 1;
+  version: typeof REPORT_VERSION;
   context: RunContext;
   startedAt: string;
   finishedAt: string;
@@ -106,12 +126,14 @@ export interface RunContext {
   job?: string;
   /** The comment of an `issue_comment` event: who wrote it, where, and its first word. */
   comment?: CommentEvent;
-  /** Which cluster: the kubeconfig context (when it has one) and the API server's host, never credentials. */
+  /** Which cluster: its name, the kubeconfig context (when it has one) and the API server's host, never credentials. */
   cluster?: ClusterIdentity;
 }
 
-/** The kubeconfig context and API server host a run talked to. */
+/** The cluster a run talked to: what `merge` tells the clusters apart by. */
 export interface ClusterIdentity {
+  /** The `cluster-name` input, else the kubeconfig context, else the API server's host. */
+  name?: string;
   context?: string;
   server?: string;
 }

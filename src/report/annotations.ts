@@ -164,11 +164,17 @@ export function planAnnotations(
   opts: { failureLine?: boolean } = { failureLine: report.failures.length > 0 },
 ): { emit: Annotation[]; overflow: number } {
   const reserved = opts.failureLine ? 1 : 0;
-  const all = [
-    ...blockers(report, PER_LEVEL_LIMIT - reserved),
-    ...others(report),
-    ...predictionNotices(report),
-  ];
+  return withinLimits(
+    [...blockers(report, PER_LEVEL_LIMIT - reserved), ...others(report), ...predictionNotices(report)],
+    reserved,
+  );
+}
+
+/**
+ * The annotations GitHub will show, in order, within its limits (with `reserved` errors kept free), made safe for
+ * the log; and how many were left out.
+ */
+export function withinLimits(all: Annotation[], reserved: number): { emit: Annotation[]; overflow: number } {
   const used: Record<Level, number> = { error: reserved, warning: 0, notice: 0 };
   let total = reserved;
   const emit = all.filter((a) => {

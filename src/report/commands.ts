@@ -139,6 +139,8 @@ export function layoutScript(script: string, width = COMMAND_WIDTH): string {
   }
   return lines
     .map((command) => {
+      // A comment is never wrapped: a ` \` inside a comment does not continue it, the next line would run.
+      if (command.startsWith('#')) return command;
       const loop = /^for ns in (.+?); do (.+); done$/.exec(command);
       if (!loop) return wrapCommand(command, width);
       const first = wrapCommand(`for ns in ${loop[1]!}; do`, width);

@@ -1,10 +1,11 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
 import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/remedy.js';
-import type { Outcome, RunReport, TargetReport } from '../model/run.js';
+import type { Outcome, RunContext, RunReport, TargetReport } from '../model/run.js';
 import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md, mdLink } from './escape.js';
+import type { Finding } from '../model/findings.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
 import { requestLine, skippedWords } from './lifecycle.js';
@@ -26,28 +27,35 @@ const MAX_CAUSES = 8;
 
 /** `1 stuck, 4 gone of 5 namespaces`: the outcomes counted, worst first. */
 export function counts(report: RunReport): string {
+  return countTargets(report.targets);
+}
+
+/** `1 stuck, 4 gone of 5 namespaces` for any targets (one run's, or a fleet's). */
+export function countTargets(targets: readonly Pick<TargetReport, 'outcome'>[]): string {
   const n = new Map<Outcome, number>();
-  for (const t of report.targets) n.set(t.outcome, (n.get(t.outcome) ?? 0) + 1);
+  for (const t of targets) n.set(t.outcome, (n.get(t.outcome) ?? 0) + 1);
   const parts = [...n.entries()]
     .sort(([a], [b]) => OUTCOME_COUNT[a].rank - OUTCOME_COUNT[b].rank)
     .map(([o, k]) => `${k} ${OUTCOME_COUNT[o].words}`);
-  const total = report.targets.length;
+  const total = targets.length;
   return parts.length ? `${parts.join(', ')} of ${total} namespace${total === 1 ? '' : 's'}` : 'no targets';
 }
 
 /** `a, b, c and 7 more`: a failure reason lists names, which the tables below show anyway. */
-function shortReason(reason: string): string {
+export function shortReason(reason: string): string {
   return md(briefReason(reason, 3), 300);
 }
 
-function whereLine(report: RunReport): string {
-  const c = report.context;
+/** The cluster, repository, pull request, commit and run link of a context, as one line. */
+export function contextLine(c: RunContext): string {
   const parts: string[] = [];
   const k = c.cluster;
   if (k?.context || k?.server) {
+    // A name of its own (`cluster-name`) comes first; the default name is the context or host already shown.
+    const own = k.name && k.name !== k.context && k.name !== k.server ? `**${md(k.name, 100)}** ` : '';
     const name = k.context ? `<code>${md(k.context, 100)}</code>` : '';
     const host = k.server ? `${name ? ' at ' : ''}${md(k.server, 100)}` : '';
-    parts.push(`Cluster ${name}${host}`);
+    parts.push(`Cluster ${own}${name}${host}`);
   }
   if (c.repository) parts.push(`**${md(c.repository)}**`);
   if (c.pullRequest) {
@@ -71,7 +79,7 @@ export function renderHeadline(report: RunReport): string {
   if (skipped)
     return [
       `## ${report.failures.length ? '❌' : '⏭️'} Namespace teardown skipped: ${skipped}`,
-      whereLine(report),
+      contextLine(report.context),
       requestLine(report),
       report.failures.length
         ? '**Nothing was deleted**, no cluster was asked, and **the check fails**: GitHub could not be read, so the preview stays until it can be.'
@@ -90,7 +98,7 @@ export function renderHeadline(report: RunReport): string {
   const error = report.error && !fails ? `**Error:** ${md(report.error, 600)}` : '';
   return [
     `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${objectCount(report)}${sweep}`,
-    whereLine(report),
+    contextLine(report.context),
     requestLine(report),
     check,
     error,
@@ -116,21 +124,43 @@ function whoLine(cause: Cause, selector: string | undefined, n: number): string 
 }
 
 /** The marked last resort: collapsed, with what it risks, never the first thing to paste. */
-function lastResortBlock(cause: Cause): string {
+function lastResortBlock(cause: Pick<Cause, 'lastResort'>): string {
   const last = cause.lastResort;
   if (!last) return '';
+  return lastResortDetails(layoutScript(last.command).slice(0, 8000), last.risk);
+}
+
+/** A last resort already laid out, collapsed under what it risks. */
+export function lastResortDetails(script: string, risk: string): string {
   return [
-    `<details><summary>⚠️ Last resort, not the fix — ${md(last.risk, 300)}</summary>`,
-    fence(layoutScript(last.command).slice(0, 8000), 'sh'),
+    `<details><summary>⚠️ Last resort, not the fix — ${md(risk, 300)}</summary>`,
+    fence(script, 'sh'),
     '</details>',
   ].join('\n\n');
+}
+
+/** The verdict of a cause in one line, marked by its severity. */
+export function verdictLine(severity: Finding['severity'], summary: string): string {
+  return `${icon(severity)} ${md(summary, 400)}`;
+}
+
+/** The cause's owner, remedy note and what forcing could do, in small print; '' when there is none. */
+export function causeNotes(cause: Pick<Cause, 'verdict' | 'command' | 'lastResort'>): string {
+  const v = cause.verdict;
+  const notes: string[] = [];
+  // The owner's detail is often the evidence line already shown: not twice.
+  if (v.owner?.detail && !(v.basis ?? []).includes(v.owner.detail))
+    notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
+  if (v.remedy.note) notes.push(md(v.remedy.note, 700));
+  notes.push(policyWords(v.remedy.policy, cause));
+  return notes.some(Boolean) ? `<sub>${notes.filter(Boolean).join(' ')}</sub>` : '';
 }
 
 function causeBlock(cause: Cause, report: RunReport, n: number): string {
   const v = cause.verdict;
   const parts = [
     whoLine(cause, report.settings.selector, n),
-    `${icon(v.severity)} ${md(cause.summary, 400)}`,
+    verdictLine(cause.verdict.severity, cause.summary),
   ];
   const basis = evidenceLine(v);
   if (basis) parts.push(basis);
@@ -139,25 +169,19 @@ function causeBlock(cause: Cause, report: RunReport, n: number): string {
     parts.push(`To look closer:\n\n${fence(layoutScript(cause.lookups.join('\n')), 'sh')}`);
   const resort = lastResortBlock(cause);
   if (resort) parts.push(resort);
-  const notes: string[] = [];
-  // The owner's detail is often the evidence line already shown: not twice.
-  if (v.owner?.detail && !(v.basis ?? []).includes(v.owner.detail))
-    notes.push(`Owner: ${md(v.owner.controller, 200)} — ${md(v.owner.detail, 300)}.`);
-  if (v.remedy.note) notes.push(md(v.remedy.note, 700));
-  notes.push(policyWords(v.remedy.policy, cause));
-  if (notes.some(Boolean)) parts.push(`<sub>${notes.filter(Boolean).join(' ')}</sub>`);
-  return parts.join('\n\n');
+  parts.push(causeNotes(cause));
+  return parts.filter(Boolean).join('\n\n');
 }
 
 /** The one or two pieces of evidence the verdict rests on, as this run read them. */
-function evidenceLine(v: Cause['verdict']): string {
+export function evidenceLine(v: Cause['verdict']): string {
   const basis = (v.basis ?? []).filter(Boolean).slice(0, 2);
   if (basis.length === 0) return '';
   return `**Evidence** (read in this run): ${basis.map((b) => md(b, 300)).join(' · ')}`;
 }
 
 /** What forcing could do about the cause: the same fix, or (for /finalize) going around it. */
-function policyWords(policy: string | undefined, cause: Cause): string {
+function policyWords(policy: string | undefined, cause: Pick<Cause, 'command' | 'lastResort'>): string {
   if (!policy) return '';
   const code = `<code>${md(policy, 200)}</code>`;
   if (policy === FORCE_FINALIZE_NAMESPACE_POLICY) return `Forcing can go around it when allowed: ${code}.`;

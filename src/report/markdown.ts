@@ -14,6 +14,7 @@ import { renderPredictions } from './predictions.js';
 import { ownerLabels } from './owners.js';
 import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
+import { Budget, cutLine } from './budget.js';
 
 export { conditionWords } from './words.js';
 export { renderFixFirst, renderHeadline } from './headline.js';
@@ -30,13 +31,15 @@ const SETTINGS_NAMES = 10;
 
 const GONE: ReadonlySet<Outcome> = new Set<Outcome>(['gone', 'already-gone']);
 
-function ownerCell(t: TargetReport, selector: string | undefined): string {
+/** The owner labels of a namespace, as code, for a table cell. */
+export function ownerCell(t: TargetReport, selector: string | undefined): string {
   return ownerLabels(t.labels, selector)
     .map((l) => `<code>${md(l, 120)}</code>`)
     .join(' ');
 }
 
-function whyCell(t: TargetReport, causeNumber: Map<string, number>): string {
+/** What blocks a namespace, for a table cell: its verdict (or a pointer to its numbered cause), else what it said. */
+export function whyCell(t: TargetReport, causeNumber: ReadonlyMap<string, number>): string {
   const v = verdictOf(t);
   const n = causeNumber.get(t.name);
   if (v && n !== undefined) return `cause ${n} ↑ ${md(v.summary, 90)}`;
@@ -74,48 +77,6 @@ function ownerLine(t: TargetReport, selector: string | undefined): string {
 function goneRow(t: TargetReport, selector: string | undefined): string {
   const took = t.durationMs !== undefined ? formatDuration(t.durationMs) : '';
   return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${OUTCOME_WORDS[t.outcome].target} | ${took} |`;
-}
-
-/** Adds text while it fits under the byte budget and counts what it had to leave out. */
-class Budget {
-  private used = 0;
-  readonly parts: string[] = [];
-  readonly cut: string[] = [];
-  constructor(private readonly limit: number) {}
-  fits(text: string): boolean {
-    return this.used + Buffer.byteLength(text) + 2 <= this.limit;
-  }
-  add(text: string): boolean {
-    if (!text) return true;
-    if (!this.fits(text)) return false;
-    this.used += Buffer.byteLength(text) + 2;
-    this.parts.push(text);
-    return true;
-  }
-  /**
-   * A table row by row, at most `maxRows`; the rows that do not fit are counted. Only the rows kept are rendered
-   * (a run with thousands of targets shows a few hundred).
-   */
-  table<T>(
-    what: string,
-    header: string[],
-    items: readonly T[],
-    row: (item: T) => string,
-    maxRows: number,
-    wrap?: [string, string],
-  ): void {
-    const head = [...(wrap ? [wrap[0], ''] : []), ...header].join('\n');
-    let size = Buffer.byteLength(head) + Buffer.byteLength(wrap?.[1] ?? '') + 2;
-    const kept: string[] = [];
-    for (const item of items.slice(0, maxRows)) {
-      const text = row(item);
-      size += Buffer.byteLength(text) + 1;
-      if (this.used + size + 2 > this.limit) break;
-      kept.push(text);
-    }
-    if (items.length > kept.length) this.cut.push(`${items.length - kept.length} ${what}`);
-    if (kept.length) this.add([head, ...kept, wrap?.[1] ?? ''].join('\n').trimEnd());
-  }
 }
 
 function settingsLine(report: RunReport): string {
@@ -199,12 +160,7 @@ export function renderSummary(
     b.add(
       `<sub>${opts.overflow} annotation(s) over GitHub's limits were not emitted; their findings are above and in the JSON report.</sub>`,
     );
-  if (b.cut.length) {
-    const where = reportPath ? ` Everything is in the JSON report: <code>${md(reportPath, 300)}</code>.` : '';
-    b.parts.push(
-      `> ✂️ **Cut to keep the summary short (${Math.round(limit / 1000)} KB):** ${b.cut.join('; ')}.${where}`,
-    );
-  }
+  if (b.cut.length) b.parts.push(cutLine(b.cut, limit, reportPath));
   b.parts.push(settingsLine(report));
   // Every part escaped its own cluster text; this pass makes sure nothing raw reaches a reader all the same.
   return visible(b.parts.join('\n\n') + '\n', true);

@@ -21,19 +21,36 @@ const reasonOf = (error: unknown): string => safeLog(messageOf(error));
 /** Names in the step's failure line (an annotation); all of them are in the summary and the report. */
 const NAMES_IN_FAILURE = 10;
 
-/** Write the JSON report in `dir`, else in the OS temp dir; the path written, or '' when neither worked. */
-async function writeReport(report: RunReport, name: string, dir: string | undefined): Promise<string> {
+/**
+ * Write a JSON report (`pieces` makes its text) in `dir`, else in the OS temp dir; the path written, or '' when
+ * neither worked.
+ */
+export async function writeReport(
+  pieces: () => Iterable<string>,
+  name: string,
+  dir: string | undefined,
+): Promise<string> {
   for (const where of [...new Set([dir, tmpdir()])]) {
     if (!where) continue;
     const path = join(where, name);
     try {
-      await writeJson(path, reportJson(report));
+      await writeJson(path, pieces());
       return path;
     } catch (error) {
       core.warning(`could not write the report to ${safeLog(path)}: ${reasonOf(error)}`);
     }
   }
   return '';
+}
+
+/** The job summary, or the log when there is no summary file (a write that fails is a warning). */
+export async function writeSummary(summary: string): Promise<void> {
+  try {
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
+    else core.info(safeLines(summary));
+  } catch (error) {
+    core.warning(`could not write the job summary: ${reasonOf(error)}`);
+  }
 }
 
 /** Write the pieces to a new file (never over an existing one), about 64 KiB at a time. */
@@ -59,17 +76,11 @@ async function writeJson(path: string, pieces: Iterable<string>): Promise<void> 
  * mark the step failed when it should. A write that fails is a warning: the outputs are always set.
  */
 export async function publish(report: RunReport, name: string, dir: string | undefined): Promise<void> {
-  const reportPath = await writeReport(report, name, dir);
+  const reportPath = await writeReport(() => reportJson(report), name, dir);
   const { emit, overflow } = planAnnotations(report);
   for (const a of emit) core[a.level](a.message, { title: a.title });
   if (overflow > 0) core.info(`${overflow} more annotation(s) are in the job summary and ${reportPath}.`);
-  const summary = renderSummary(report, reportPath || undefined, { overflow });
-  try {
-    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-    else core.info(safeLines(summary));
-  } catch (error) {
-    core.warning(`could not write the job summary: ${reasonOf(error)}`);
-  }
+  await writeSummary(renderSummary(report, reportPath || undefined, { overflow }));
   for (const [output, value] of Object.entries(outputsOf(report, reportPath))) core.setOutput(output, value);
   if (report.failures.length > 0)
     core.setFailed(

@@ -19,14 +19,17 @@ export interface TextOptions {
   reportPath?: string;
 }
 
-type Style = Parameters<typeof styleText>[0];
-type Paint = (style: Style, text: string) => string;
+/** A terminal style, as `util.styleText` takes it. */
+export type Style = Parameters<typeof styleText>[0];
+/** Paints text in a style, or leaves it plain. */
+export type Paint = (style: Style, text: string) => string;
 
 /** Rows of gone namespaces shown before the rest are counted: the JSON report has them all. */
 const GONE_ROWS = 10;
 const INDENT = '   ';
 
-const OUTCOME_STYLE: Record<Outcome, Style> = {
+/** The colour of each outcome. */
+export const OUTCOME_STYLE: Record<Outcome, Style> = {
   error: 'red',
   stuck: 'red',
   refused: 'yellow',
@@ -37,7 +40,8 @@ const OUTCOME_STYLE: Record<Outcome, Style> = {
   'already-gone': 'green',
 };
 
-function painter(color: boolean): Paint {
+/** A painter that colours, or one that leaves text plain. */
+export function painter(color: boolean): Paint {
   // styleText checks process.stdout itself; the caller has decided for the stream this text goes to.
   return color ? (style, text) => styleText(style, text, { validateStream: false }) : (_style, text) => text;
 }
@@ -51,8 +55,10 @@ function headline(report: RunReport, o: TextOptions, paint: Paint): string[] {
   const title = `${mark} Namespace teardown${cancelled}: ${counts(report)}${sweep}`;
   const lines = wrap(title, o.width).map((l) => paint(['bold', style], l));
   const k = report.context.cluster;
-  if (k?.context || k?.server)
-    lines.push(...wrap(`Cluster ${[k.context, k.server].filter(Boolean).join(' at ')}`, o.width));
+  if (k?.context || k?.server) {
+    const own = k.name && k.name !== k.context && k.name !== k.server ? `${k.name}: ` : '';
+    lines.push(...wrap(`Cluster ${own}${[k.context, k.server].filter(Boolean).join(' at ')}`, o.width));
+  }
   const check = fails ? `The check fails: ${report.failures.join('; ')}.` : 'The check passes.';
   lines.push(...wrap(check, o.width));
   if (report.error && !fails) lines.push(...wrap(`Error: ${report.error}`, o.width));
@@ -97,7 +103,7 @@ function targetTable(report: RunReport, o: TextOptions, paint: Paint): string[] 
 }
 
 /** A command laid out to paste: wrapped with ` \` within the line, indented, nothing else on its lines. */
-function commandLines(command: string, width: number): string[] {
+export function commandLines(command: string, width: number): string[] {
   const clean = command
     .split('\n')
     .map((l) => visible(l))

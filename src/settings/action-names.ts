@@ -6,6 +6,7 @@ export const Inputs = {
   scope: 'scope',
   kubeconfig: 'kubeconfig',
   context: 'context',
+  clusterName: 'cluster-name',
   delete: 'delete',
   timeout: 'timeout',
   teardownOrder: 'teardown-order',
@@ -38,5 +39,22 @@ export const Outputs = {
   report: 'report',
 } as const;
 
+/** The merge action's inputs (merge/action.yml), named like the teardown's where they mean the same. */
+export const MergeInputs = {
+  reports: 'reports',
+  clusters: 'clusters',
+  failOn: Inputs.failOn,
+  prComment: Inputs.prComment,
+  githubToken: Inputs.githubToken,
+} as const;
+
+/** The merge action's outputs. */
+export const MergeOutputs = {
+  result: Outputs.result,
+  clusters: 'clusters',
+  report: Outputs.report,
+} as const;
+
 export type InputName = (typeof Inputs)[keyof typeof Inputs];
 export type OutputName = (typeof Outputs)[keyof typeof Outputs];
+export type MergeOutputName = (typeof MergeOutputs)[keyof typeof MergeOutputs];

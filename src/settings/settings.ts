@@ -16,6 +16,7 @@ import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { readScope, type Scope } from './scope.js';
+import { readClusterName } from './cluster-name.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -36,6 +37,8 @@ export interface Settings {
   readonly scope: Scope;
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
+  /** What the run calls its cluster (in the report, for `merge`); undefined = the context, else the server's host. */
+  readonly clusterName: string | undefined;
   readonly delete: boolean;
   readonly timeoutMs: number;
   /** What goes first: the custom resources (their controllers still running), or the namespace at once. */
@@ -122,6 +125,11 @@ function readCustomResourcesTimeout(read: InputReader, timeoutMs: number, n: Nam
   return ms;
 }
 
+/** The `fail-on` input (the teardown's and the merge's). */
+export function readFailOn(read: InputReader, n: Naming = ACTION_NAMING): FailOn {
+  return readChoice(read, Inputs.failOn, FAIL_ON, n);
+}
+
 /** Whether `name` matches one of the protected patterns. */
 export function isProtected(settings: Pick<Settings, 'protectedPatterns'>, name: string): boolean {
   return settings.protectedPatterns.some((p) => compileGlob(p).test(name));
@@ -147,13 +155,14 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     scope,
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
+    clusterName: p.take(() => readClusterName(read(Inputs.clusterName), Inputs.clusterName, n), undefined),
     // Already Terminating: there is nothing to delete, and nothing new may be.
     delete: scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true),
     timeoutMs,
     teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),
     customResourcesTimeoutMs: p.take(() => readCustomResourcesTimeout(read, timeoutMs, n), 0),
     protectedPatterns: p.take(() => readProtected(read, n), [...BUILT_IN_PROTECTED]),
-    failOn: p.take(() => readChoice(read, Inputs.failOn, FAIL_ON, n), 'leaked'),
+    failOn: p.take(() => readFailOn(read, n), 'leaked'),
     force: forced?.policy ?? OFF,
     warnings: forced?.warnings ?? [],
     sweep,

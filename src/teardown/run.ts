@@ -23,7 +23,7 @@ export function runDeadline(started: number, timeoutMs: number): number {
 
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
 export function failuresOf(
-  settings: Pick<Settings, 'failOn'> & Partial<Pick<Settings, 'sweep'>>,
+  settings: Pick<Settings, 'failOn'> & { sweep?: unknown },
   targets: TargetReport[],
   run: { error?: string; cancelled?: boolean } = {},
 ): string[] {

@@ -71,6 +71,7 @@ test(
         '## 7. Custom resources first: an operator inside the preview namespace',
         '## 8. Sweep: asking GitHub about 20 pull requests',
         '## 9. Scale: thousands of targets in one run',
+        '## 10. Fleet: many clusters merged into one answer',
         '## How the figures are measured',
       ]) {
         expect(md.split('\n')).toContain(heading);
@@ -84,6 +85,11 @@ test(
       // Section 9: the action's own peak RSS and summary size for a run of 20 targets.
       expect(md).toMatch(/\| 20 targets, all present \| \d+ MiB \| [\d.]+ s of \d+ s \| [\d.]+ KB/);
       expect(md).toMatch(/\| Latency \| 5 ms per request/);
+      // Section 10: the merge step's time, peak RSS and summary for 3 clusters × 10 namespaces.
+      // (The run behind the reports may end stuck or, on a loaded machine, in error: either fails the check.)
+      expect(md).toMatch(
+        /\| [\d.]+ s \| \d+ MiB \| [\d.]+ MiB \| [\d.]+ KB[^|]* \| (stuck|error) \(exit 1\) \|/,
+      );
       // Numeric figures: ours' wall time and request count, the ratios, the per-namespace requests, the detection.
       expect(md).toMatch(
         /\| \*\*ours\*\*: .* \| \d+(\.\d)? ms( \([^)]*\))? \| \d+ \| [\d.]+ KiB( \([^)]*\))? \|/,

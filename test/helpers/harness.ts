@@ -146,11 +146,14 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
-/** Run `node dist/index.js` as the runner does: INPUT_* variables, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT. */
+/**
+ * Run `node dist/index.js` (or another action's bundle, `entry`) as the runner does: INPUT_* variables,
+ * GITHUB_STEP_SUMMARY, GITHUB_OUTPUT.
+ */
 export function runBundle(
   inputs: Record<string, string>,
   extraEnv: Record<string, string | undefined> = {},
-  opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
+  opts: { timeoutMs?: number; onStart?: (child: ChildProcess) => void; entry?: string } = {},
 ): Promise<BundleRun> {
   const dir = tempDir('nt-bundle-');
   const summaryFile = join(dir, 'summary.md');
@@ -179,7 +182,7 @@ export function runBundle(
   return new Promise<BundleRun>((resolve) => {
     const child = execFile(
       process.execPath,
-      ['dist/index.js'],
+      [opts.entry ?? 'dist/index.js'],
       { env, timeout: opts.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         const ms = Date.now() - started;

@@ -18,6 +18,8 @@ const UP_TO_DATE: Bundle = {
     'dist/licenses.txt': 'yaml\nISC\n',
     'dist/cli/index.js': 'cli();\n',
     'dist/cli/licenses.txt': 'yaml\nISC\n\ntunnel\nMIT\n',
+    'dist/merge/index.js': 'merge();\n',
+    'dist/merge/licenses.txt': 'yaml\nISC\n',
   },
 };
 
@@ -85,7 +87,7 @@ function check(committed: Record<string, string>, built: Bundle): { status: numb
 }
 
 describe('check-dist: the bundle and the licences of what it bundles are committed and current', () => {
-  test('passes when every bundle file and both licence files match a fresh build', () => {
+  test('passes when every bundle file and every licence file match a fresh build', () => {
     const r = check(UP_TO_DATE.writes, UP_TO_DATE);
     expect(r.out).toContain('up to date');
     expect(r.status).toBe(0);
@@ -95,6 +97,12 @@ describe('check-dist: the bundle and the licences of what it bundles are committ
     const r = check(without(UP_TO_DATE.writes, 'dist/cli/licenses.txt'), UP_TO_DATE);
     expect(r.status).toBe(1);
     expect(r.out).toContain('dist/cli/licenses.txt is missing from git');
+  });
+
+  test('fails when the merge action bundle was built but its licence file never committed', () => {
+    const r = check(without(UP_TO_DATE.writes, 'dist/merge/licenses.txt'), UP_TO_DATE);
+    expect(r.status).toBe(1);
+    expect(r.out).toContain('dist/merge/licenses.txt is missing from git');
   });
 
   test('fails when the build no longer writes a licence file (ncc run without --license)', () => {
