@@ -191,6 +191,8 @@ export interface GitOpsOwner {
   prune?: boolean;
   /** How many objects it applied: the Kustomization's inventory, the Application's `status.resources`. */
   objects?: number;
+  /** Why the namespaces it applies into cannot all be read (`it has no status.inventory`), when they cannot. */
+  reachUnread?: string;
 }
 
 /** A ValidatingAdmissionPolicyBinding that could not evaluate, with what it needs that is missing. */

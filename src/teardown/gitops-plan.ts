@@ -42,6 +42,8 @@ function leaveAlone(o: GitOpsOwner, targetNames: ReadonlySet<string>): string | 
     const list = [...new Map(outside.map((t) => [t.namespace, `${t.namespace} (${t.field})`])).values()];
     return `it also targets ${list.join(', ')}, outside the targets: reported, never touched`;
   }
+  if (o.reachUnread)
+    return `${o.reachUnread}, so whether it also applies outside the targets cannot be told: reported, never touched`;
   if (o.kind === 'ApplicationSet')
     return 'an ApplicationSet generates Applications for many pull requests: change it, or its generator, yourself';
   if (o.generatedBy)

@@ -202,6 +202,22 @@ describe('GitOps owners first, against a live GitOps controller', () => {
     },
   );
 
+  test('an owner whose reach cannot be read (an Application without status.resources) is left alone', async () => {
+    const { resources: _, ...status } = APP.status as Record<string, unknown>;
+    cluster = world('argo', { ...APP, status });
+    const { report } = await run(cluster, { 'gitops-owners': 'delete' });
+    expect(owners(report)).toEqual([
+      {
+        owner: 'Application argocd/preview-5',
+        targets: ['pr-5'],
+        outcome: 'left-alone',
+        note: 'it has no status.resources, so whether it also applies outside the targets cannot be told: reported, never touched',
+      },
+    ]);
+    expect(ownerWrites(cluster, 'argo')).toEqual([]);
+    expect(report.targets.map((t) => t.outcome)).toEqual(['recreated']);
+  });
+
   test('force: dry-run: what would be done, and nothing written to the owner', async () => {
     cluster = world('flux', KS);
     const { report } = await run(cluster, { 'gitops-owners': 'delete', force: 'dry-run' });

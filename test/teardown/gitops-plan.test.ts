@@ -51,6 +51,17 @@ describe('which GitOps owners go first, and how', () => {
       want: [{ verb: 'none', why: expect.stringMatching(/^an ApplicationSet generates Applications/) }],
     },
     {
+      name: 'what else it applies could not be read (no inventory): left alone, for suspend and delete',
+      given: owner({ kind: 'Kustomization', reachUnread: 'it has no status.inventory' }),
+      policy: 'suspend' as const,
+      want: [
+        {
+          verb: 'none',
+          why: 'it has no status.inventory, so whether it also applies outside the targets cannot be told: reported, never touched',
+        },
+      ],
+    },
+    {
       name: 'read without a UID: left alone',
       given: owner({ uid: undefined }),
       policy: 'delete' as const,

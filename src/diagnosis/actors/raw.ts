@@ -62,7 +62,8 @@ function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resourc
  */
 export function toKustomization(o: unknown): GitOpsOwner {
   const spec = obj(obj(o).spec);
-  const entries = arr(obj(obj(obj(o).status).inventory).entries).flatMap((e) => {
+  const inventory = obj(obj(o).status).inventory;
+  const entries = arr(obj(inventory).entries).flatMap((e) => {
     const parts = (str(obj(e).id) ?? '').split('_');
     return parts.length === 4 ? [{ namespace: parts[0]!, name: parts[1]!, kind: parts[3]! }] : [];
   });
@@ -80,6 +81,7 @@ export function toKustomization(o: unknown): GitOpsOwner {
     createsNamespace: entries.filter((e) => e.kind === 'Namespace' && e.namespace === '').map((e) => e.name),
     prune: spec.prune === true,
     objects: entries.length,
+    ...(inventory === undefined || inventory === null ? { reachUnread: 'it has no status.inventory' } : {}),
     ...(spec.suspend === true ? { paused: 'spec.suspend: true' } : {}),
     ...(ready ? { ready } : {}),
   };
@@ -135,6 +137,7 @@ export function toApplication(o: unknown): GitOpsOwner {
       ? { paused: 'no spec.syncPolicy.automated: it applies only when someone syncs it' }
       : {}),
     objects: resources.length,
+    ...(status.resources === undefined ? { reachUnread: 'it has no status.resources' } : {}),
     ...(reconciledAt ? { reconciledAt } : {}),
     ...(sync ? { ready: `sync=${sync}` } : {}),
     ...(owner ? { generatedBy: `ApplicationSet ${str(owner.name) ?? ''}` } : {}),
