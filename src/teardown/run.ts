@@ -103,10 +103,15 @@ export async function runTeardown(
   };
 }
 
-/** The run's result: `error` (cancelled, a run or target error) wins over `stuck`, which wins over `forced`, then `clean`. Pure. */
+/**
+ * The run's result: `error` (cancelled, a run or target error) wins over `stuck` (still present, or gone but applied
+ * again by a live owner: the check fails for it too), which wins over `forced`, then `clean`. Pure.
+ */
 export function resultOf(targets: TargetReport[], runError?: string, cancelled = false): RunResult {
   if (cancelled || runError !== undefined || targets.some((t) => t.outcome === 'error')) return 'error';
-  if (targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active')) return 'stuck';
+  const present = (t: TargetReport): boolean =>
+    t.outcome === 'stuck' || t.outcome === 'active' || t.findings.some(recreatesIt);
+  if (targets.some(present)) return 'stuck';
   return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
 }
 
