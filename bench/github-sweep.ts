@@ -9,7 +9,7 @@ import { runEngine } from '../src/entry/engine.js';
 import { createGitHub } from '../src/github/create.js';
 import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
-import { RecordingLogger, systemClock } from '../src/shared/ports.js';
+import { RecordingLogger, systemClock, type Logger } from '../src/shared/ports.js';
 import { FakeCluster } from '../test/fake-apiserver/index.js';
 import type { RunReport } from '../src/model/run.js';
 import { FakeGitHub } from '../test/github/fake-github.js';
@@ -30,6 +30,8 @@ export interface SweepRun {
   githubMs: number;
   go: number;
   keep: number;
+  /** Kept by the keep label on their pull request. */
+  keptByLabel: number;
   unknown: number;
   /** namespace → decision, to compare the two paths. */
   decisions: string;
@@ -46,7 +48,8 @@ const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toI
 
 /**
  * `pulls` pull requests, each with the namespaces `namespaces(pr)` labelled with its number (one by default); every
- * third PR open, every tenth unknown to GitHub, the rest closed or merged two days ago.
+ * third PR open, every tenth unknown to GitHub, the rest closed or merged two days ago; every seventh carries the
+ * keep label `keep-preview` (the sweep asks for labels in the same queries).
  */
 export function seed(
   cluster: FakeCluster,
@@ -57,9 +60,15 @@ export function seed(
   for (let pr = 1; pr <= pulls; pr++) {
     for (const name of namespaces(pr))
       cluster.addNamespace(name, { labels: { [LABEL]: String(pr) }, createdAt: hoursAgo(72) });
-    if (pr % 3 === 0) gh.pulls.set(pr, { state: 'open' });
+    const labels = pr % 7 === 0 ? ['preview', 'keep-preview'] : ['preview'];
+    if (pr % 3 === 0) gh.pulls.set(pr, { state: 'open', labels });
     else if (pr % 10 !== 1)
-      gh.pulls.set(pr, { state: 'closed', closed_at: hoursAgo(48), merged_at: pr % 2 ? hoursAgo(48) : null });
+      gh.pulls.set(pr, {
+        state: 'closed',
+        closed_at: hoursAgo(48),
+        merged_at: pr % 2 ? hoursAgo(48) : null,
+        labels,
+      });
   }
 }
 
@@ -71,7 +80,7 @@ export async function sweepOnce<T>(
   cluster: FakeCluster,
   gh: FakeGitHub,
   inputs: Record<string, string>,
-  deps: { pollMs?: number; progressMs?: number },
+  deps: { pollMs?: number; progressMs?: number; logger?: Logger },
   read: (report: RunReport, wallMs: number, startedAt: number) => T,
 ): Promise<T> {
   const { kubeconfig } = await cluster.start();
@@ -81,6 +90,8 @@ export async function sweepOnce<T>(
       'sweep-pr-label': LABEL,
       'sweep-repository': 'acme/shop',
       'github-token': TOKEN,
+      // action.yml's default.
+      'keep-label': 'keep-preview',
       ...inputs,
     };
     const kc = new KubeConfig();
@@ -125,6 +136,7 @@ function once(api: 'graphql' | 'rest', pulls: number, latencyMs: number): Promis
       githubMs: Math.max(...at) - Math.min(...at) + latencyMs,
       go: entries.filter((e) => e.decision === 'go').length,
       keep: entries.filter((e) => e.decision === 'keep').length,
+      keptByLabel: entries.filter((e) => e.keptBy !== undefined).length,
       unknown: entries.filter((e) => e.pull?.state === 'unknown').length,
       decisions: JSON.stringify(entries.map((e) => [e.namespace, e.decision])),
     };
@@ -154,10 +166,10 @@ export function githubSweepTargets(r: GithubSweepResult): Target[] {
       id: 'sweep-requests',
       name: `Sweep of ${r.namespaces.toLocaleString('en-US')} namespaces over ${r.pulls.toLocaleString('en-US')} pull requests: GitHub requests`,
       goal: `≤ ${REQUEST_GOAL} requests, the same decisions as through REST`,
-      pass: gql.githubRequests <= REQUEST_GOAL && same && gql.unknown === 0,
+      pass: gql.githubRequests <= REQUEST_GOAL && same && gql.unknown === 0 && gql.keptByLabel > 0,
       measured:
         `${gql.githubRequests} request(s) in ${ms(gql.wallMs)} (REST: ${rest.githubRequests} in ${ms(rest.wallMs)}); ` +
-        `decisions ${same ? 'identical' : 'DIFFER'}`,
+        `decisions ${same ? 'identical' : 'DIFFER'}, ${gql.keptByLabel} kept by label`,
     },
   ];
 }
@@ -166,14 +178,16 @@ export function githubSweepTargets(r: GithubSweepResult): Target[] {
 export function renderGithubSweep(r: GithubSweepResult): string {
   const rows = r.runs.map(
     (x) =>
-      `| ${x.api === 'graphql' ? '**GraphQL**, 100 pull requests per query' : 'REST, one `GET …/pulls/N` per pull request (GraphQL refused: 404)'} | ${x.githubRequests} | ${ms(x.githubMs)} | ${ms(x.wallMs)} | ${x.go} go, ${x.keep} kept, ${x.unknown} unknown |`,
+      `| ${x.api === 'graphql' ? '**GraphQL**, 100 pull requests per query' : 'REST, one `GET …/pulls/N` per pull request (GraphQL refused: 404)'} | ${x.githubRequests} | ${ms(x.githubMs)} | ${ms(x.wallMs)} | ${x.go} go, ${x.keep} kept (${x.keptByLabel} by label), ${x.unknown} unknown |`,
   );
   return `## 8. Sweep: asking GitHub about ${r.pulls.toLocaleString('en-US')} pull requests
 
 **Setup.** ${r.namespaces.toLocaleString('en-US')} namespaces, one per pull request, labelled with its number, on the fake API server
 (in this process); a local GitHub stand-in (test/github/fake-github.ts, HTTP on 127.0.0.1) that answers every request
 after ${r.latencyMs} ms, like a round trip to api.github.com. Every third pull request is open, every tenth unknown to
-GitHub, the others closed or merged two days ago. The engine is the real one, \`runEngine\` with \`sweep: plan\` (nothing is
+GitHub, the others closed or merged two days ago; every seventh carries the keep label \`keep-preview\` (the default
+\`keep-label\`), so each query asks for the labels too (\`labels(first: 100)\` on each pull request, still one point) and
+those previews are kept. The engine is the real one, \`runEngine\` with \`sweep: plan\` (nothing is
 deleted), the client from \`createGitHub\` with its defaults (4 requests in flight). Once with the stand-in's GraphQL
 endpoint, once with it answering 404 there, so that the sweep asks through REST.
 

@@ -16,6 +16,7 @@ import { runFleetScenario } from './fleet-scenario.js';
 import { renderSummary } from '../src/report/markdown.js';
 import { gfm, gfmProblems } from '../test/helpers/gfm.js';
 import { runScenario, SCENARIOS } from './scenarios.js';
+import { LIFECYCLE_SCENARIOS } from './lifecycle-scenarios.js';
 
 const OUT = 'docs/summary';
 const RUN_URL = 'https://github.com/acme/shop/actions/runs/7';
@@ -63,9 +64,9 @@ function chromium(args: string[], userDir: string): string {
 }
 
 /** Render `markdown` as GitHub does into OUT/NAME.png (beside NAME.md); the problems found in it. */
-function shoot(name: string, markdown: string): string[] {
+function shoot(name: string, markdown: string, links: (string | RegExp)[] = []): string[] {
   writeFileSync(join(OUT, `${name}.md`), markdown);
-  const problems = gfmProblems(markdown, [RUN_URL]);
+  const problems = gfmProblems(markdown, [RUN_URL, ...links]);
   const dir = mkdtempSync(join(tmpdir(), 'nt-shot-'));
   try {
     const html = join(dir, 'summary.html');
@@ -125,6 +126,14 @@ if (wanted.length === 0 || wanted.includes('fleet')) {
   });
   const problems = shoot('fleet', markdown);
   said('fleet', markdown, emit, overflow, fleet.failures.length > 0);
+  for (const p of problems) console.log(`  problem: ${p}`);
+  failed ||= problems.length > 0;
+}
+// The preview lifecycle's paths, through the bundle as the runner runs it: the summary it wrote, as it is.
+for (const s of LIFECYCLE_SCENARIOS.filter((x) => wanted.length === 0 || wanted.includes(x.name))) {
+  const markdown = await s.run();
+  const problems = shoot(s.name, markdown, [/^https:\/\/github\.com\/acme\/shop\/pull\/\d+$/]);
+  console.log(`${s.name}: ${Buffer.byteLength(markdown)} bytes, from the bundle; ${OUT}/${s.name}.png`);
   for (const p of problems) console.log(`  problem: ${p}`);
   failed ||= problems.length > 0;
 }

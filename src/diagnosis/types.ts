@@ -181,6 +181,18 @@ export interface GitOpsOwner {
   ready?: string;
   /** The ApplicationSet that generates it, from its ownerReferences. */
   generatedBy?: string;
+  /** Its identity as read, for a write guarded by it (suspending or deleting it before the namespace). */
+  uid?: string;
+  resourceVersion?: string;
+  apiVersion?: string;
+  /** `metadata.finalizers`: Flux's and Argo CD's resources finalizer decide whether deleting it removes what it applied. */
+  finalizers?: string[];
+  /** Flux Kustomization `spec.prune`: whether deleting it removes the objects of its inventory. */
+  prune?: boolean;
+  /** How many objects it applied: the Kustomization's inventory, the Application's `status.resources`. */
+  objects?: number;
+  /** Why the namespaces it applies into cannot all be read (`it has no status.inventory`), when they cannot. */
+  reachUnread?: string;
 }
 
 /** A ValidatingAdmissionPolicyBinding that could not evaluate, with what it needs that is missing. */

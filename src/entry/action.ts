@@ -10,7 +10,7 @@ import { markPublished } from './published-flag.js';
 import { pullRequestOf, readRunContext } from './context.js';
 import { lazyGitHub, runOnCluster } from './engine.js';
 import type { GitHubApi } from '../github/port.js';
-import { commentOnPullRequest } from '../github/post-comment.js';
+import { answerComment, commentOnPullRequest } from '../github/post-comment.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { systemClock } from '../shared/ports.js';
 import { safeLines, safeLog } from '../report/escape.js';
@@ -102,6 +102,30 @@ async function teardown(
   }
 }
 
+/**
+ * After publishing: a comment that asked for the teardown gets its reaction and the pull-request comment as the
+ * answer; otherwise the pull-request comment when `pr-comment` is on.
+ */
+async function answer(
+  settings: Settings,
+  report: RunReport,
+  signal: AbortSignal,
+  github: () => Promise<GitHubApi>,
+): Promise<void> {
+  if (signal.aborted) return;
+  const pr = pullRequestOf(report.context);
+  const comment = report.context.comment;
+  if (comment) {
+    // A comment that did not ask (another word, an edit, a bot) gets no answer: the thread stays quiet.
+    if (!pr || !report.lifecycle?.request) return;
+    const ok = !report.lifecycle.skipped && report.failures.length === 0;
+    await answerComment(renderComment(report), pr, { id: comment.id, ok }, github, coreLogger, systemClock);
+  } else if (settings.prComment) {
+    if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger, systemClock);
+    else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');
+  }
+}
+
 /** The action's entry point. */
 export async function run(): Promise<void> {
   const cancel = new AbortController();
@@ -121,11 +145,7 @@ export async function run(): Promise<void> {
     const exitCode = Number(process.exitCode ?? 0);
     markPublished(exitCode);
     parentPort?.postMessage({ type: 'published', exitCode } satisfies EngineMessage);
-    if (settings.prComment && !cancel.signal.aborted) {
-      const pr = pullRequestOf(context);
-      if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger, systemClock);
-      else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');
-    }
+    await answer(settings, report, cancel.signal, github);
   } catch (error) {
     // After publishing, the result stands: a later failure is said, never a second verdict.
     if (published) core.warning(`after the report was published: ${safeLines(explain(error))}`);

@@ -53,6 +53,8 @@ function reader(values: FlagValues, env: NodeJS.ProcessEnv): (name: string) => s
     if (name === Inputs.kubeconfig) return '';
     if (name === Inputs.githubToken) return env.GITHUB_TOKEN ?? '';
     if (name === Inputs.sweepRepository && values[name] === undefined) return env.GITHUB_REPOSITORY ?? '';
+    // action.yml's default; `--keep-label ''` sets none.
+    if (name === Inputs.keepLabel && values[name] === undefined) return 'keep-preview';
     const v = values[name];
     if (Array.isArray(v)) return v.join('\n');
     if (typeof v === 'boolean') return String(v);

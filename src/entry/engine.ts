@@ -11,7 +11,8 @@ import type { Settings } from '../settings/settings.js';
 import { systemClock, type Clock, type Logger } from '../shared/ports.js';
 import { runSweep } from '../sweep/run.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
-import { runDeadline, runTeardown } from '../teardown/run.js';
+import { runDeadline, runTeardown, skippedReport } from '../teardown/run.js';
+import { gateRun } from '../sweep/gate.js';
 import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
 import { namedCluster } from '../fleet/identity.js';
@@ -44,7 +45,10 @@ export function lazyGitHub(
     }));
 }
 
-/** Run the sweep when it is on or planned, else the teardown of the named targets. */
+/**
+ * Run the sweep when it is on or planned, else the teardown of the named targets; first, on a pull request's or a
+ * comment's event, the gate: a keep label or a commenter without write access deletes nothing.
+ */
 export async function runEngine(
   settings: Settings,
   deps: TeardownDeps & { github: () => Promise<GitHubApi>; serverUrl: string },
@@ -52,8 +56,15 @@ export async function runEngine(
 ): Promise<RunReport> {
   // The GitHub server the report's links may point at, where the context does not say already (the CLI).
   const known = { serverUrl: deps.serverUrl, ...context };
-  if (!settings.sweep) return runTeardown(settings, deps, known);
-  return runSweep(settings, { ...deps, github: await deps.github() }, known);
+  const gate = await gateRun(settings, deps, known);
+  if (gate?.skipped) {
+    deps.logger.info(`nothing deleted: ${gate.skipped.why}`);
+    return skippedReport(settings, known, deps.clock, gate);
+  }
+  const report = settings.sweep
+    ? await runSweep(settings, { ...deps, github: await deps.github() }, known)
+    : await runTeardown(settings, deps, known);
+  return gate ? { ...report, lifecycle: { ...report.lifecycle, ...gate } } : report;
 }
 
 /** What differs between the action and the CLI: where lines go, and what a credential plugin's output is. */

@@ -112,6 +112,26 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
     arg: 'REPO',
     help: 'owner/name whose pull requests are asked about (default: GITHUB_REPOSITORY)',
   },
+  [Inputs.keepLabel]: {
+    kind: 'value',
+    arg: 'LABEL',
+    help: "a pull request with this label keeps its preview (default keep-preview; '' for none)",
+  },
+  [Inputs.maxAge]: {
+    kind: 'value',
+    arg: 'DURATION',
+    help: 'the sweep removes previews older than this, e.g. 7d, even while their pull request is open',
+  },
+  [Inputs.commentCommand]: {
+    kind: 'value',
+    arg: 'WORD',
+    help: 'on an issue_comment event, the word that asks for the teardown (default /teardown)',
+  },
+  [Inputs.gitopsOwners]: {
+    kind: 'value',
+    arg: 'POLICY',
+    help: 'report (default) | suspend | delete: a Flux or Argo CD owner of a target goes first',
+  },
   [Inputs.prComment]: {
     kind: 'switch',
     help: 'comment on the pull request of the workflow event (GITHUB_EVENT_PATH)',

@@ -35,11 +35,11 @@ export interface MergeInput {
 /** Said of a cluster that has no report at all. */
 export const NO_REPORT = 'no report (its job failed before writing one, was cancelled, or never ran)';
 
-/** The worst of some results (`clean` for none). */
+/** The worst of some results (`clean` for none; `skipped` only when every one was skipped). */
 export function worstOf(results: readonly ClusterResult[]): ClusterResult {
-  return results.reduce<ClusterResult>(
-    (worst, r) => (CLUSTER_RESULTS.indexOf(r) > CLUSTER_RESULTS.indexOf(worst) ? r : worst),
-    'clean',
+  if (results.length === 0) return 'clean';
+  return results.reduce((worst, r) =>
+    CLUSTER_RESULTS.indexOf(r) > CLUSTER_RESULTS.indexOf(worst) ? r : worst,
   );
 }
 

@@ -15,6 +15,7 @@ interface PullNode {
   closedAt?: string | null;
   mergedAt?: string | null;
   url?: string;
+  labels?: { totalCount?: number; nodes?: ({ name?: string } | null)[] | null } | null;
 }
 
 /** The shape of the answer's `data`. */
@@ -25,10 +26,17 @@ export interface PullsData {
 
 const alias = (n: number): string => `pr${n}`;
 
-/** The query; numbers are validated integers written as literals, owner and name go as variables. */
-export function pullsQuery(numbers: readonly number[]): string {
+/** GitHub allows at most 100 labels on an issue or pull request: one page holds them all. */
+export const LABELS_PER_PULL = 100;
+
+/**
+ * The query; numbers are validated integers written as literals, owner and name go as variables. With `labels`,
+ * each pull request's label names come in the same query (100 connections of one page each: still one point).
+ */
+export function pullsQuery(numbers: readonly number[], labels = false): string {
+  const more = labels ? ` labels(first: ${LABELS_PER_PULL}) { totalCount nodes { name } }` : '';
   const fields = numbers.map(
-    (n) => `    ${alias(n)}: pullRequest(number: ${n}) { number state closedAt mergedAt url }`,
+    (n) => `    ${alias(n)}: pullRequest(number: ${n}) { number state closedAt mergedAt url${more} }`,
   );
   return [
     'query($owner: String!, $name: String!) {',
@@ -48,15 +56,24 @@ export function pullsVariables(repo: RepoRef): Record<string, string> {
 const describe = (e: GraphqlError): string =>
   `GitHub GraphQL: ${e.type ? `${e.type}: ` : ''}${String(e.message ?? 'error').slice(0, 200)}`;
 
+/** The label names when the answer holds all of them; undefined when it holds none or only some. */
+function labelsOf(node: PullNode): { labels?: string[] } {
+  const nodes = node.labels?.nodes;
+  if (!Array.isArray(nodes)) return {};
+  const names = nodes.map((l) => l?.name).filter((name): name is string => typeof name === 'string');
+  return names.length === node.labels?.totalCount ? { labels: names } : {};
+}
+
 function stateOf(n: number, node: PullNode): PullState {
   const other = otherPull(n, node);
   if (other) return { state: 'unknown', error: other };
   const url = typeof node.url === 'string' ? node.url : undefined;
-  if (node.state === 'OPEN') return { state: 'open', url };
+  const labels = labelsOf(node);
+  if (node.state === 'OPEN') return { state: 'open', url, ...labels };
   if (node.state === 'MERGED' && typeof node.mergedAt === 'string')
-    return { state: 'merged', closedAt: node.mergedAt, url };
+    return { state: 'merged', closedAt: node.mergedAt, url, ...labels };
   if (node.state === 'CLOSED' && typeof node.closedAt === 'string')
-    return { state: 'closed', closedAt: node.closedAt, url };
+    return { state: 'closed', closedAt: node.closedAt, url, ...labels };
   return { state: 'unknown', error: `unexpected pull request state "${String(node.state)}"` };
 }
 

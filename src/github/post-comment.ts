@@ -5,6 +5,7 @@ import type { Clock, Logger } from '../shared/ports.js';
 import { COMMENT_BUDGET_MS, upsertComment } from './comment.js';
 import { tokenIdentity } from './identity.js';
 import type { GitHubApi } from './port.js';
+import { react } from './reactions.js';
 
 /** The pull request a comment goes on. */
 export interface PullRequestRef {
@@ -34,4 +35,27 @@ export async function commentOnPullRequest(
     const within = `(the comment has ${COMMENT_BUDGET_MS / 1000} s after the result)`;
     logger.warning(`pr-comment: not written: ${messageOf(error)} ${within}`);
   }
+}
+
+/**
+ * Answer a comment that asked for the teardown: 👍 when it ran and the check passes, 👎 when it was refused, kept or
+ * failed; then the one pull-request comment, all within `COMMENT_BUDGET_MS`. Every problem is a warning.
+ */
+export async function answerComment(
+  body: string,
+  pr: PullRequestRef,
+  comment: { id: number; ok: boolean },
+  github: () => Promise<GitHubApi>,
+  logger: Logger,
+  clock: Clock,
+): Promise<void> {
+  let api: GitHubApi | undefined;
+  try {
+    api = (await github()).until(clock.now() + COMMENT_BUDGET_MS);
+    await react(api, pr.repo, comment.id, comment.ok ? '+1' : '-1');
+  } catch (error) {
+    logger.warning(`could not react on the comment: ${messageOf(error)}`);
+  }
+  const bounded = api;
+  await commentOnPullRequest(body, pr, bounded ? async () => bounded : github, logger, clock);
 }

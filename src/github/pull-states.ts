@@ -48,15 +48,16 @@ function chunks(numbers: readonly number[], size: number): number[][] {
 }
 
 /**
- * Ask for every distinct number, at most `maxPulls` (lowest first). The first batch goes alone: when GraphQL is
+ * Ask for every distinct number, at most `maxPulls` (lowest first), with their labels when `labels`. The first batch goes alone: when GraphQL is
  * refused, the rest go straight to REST; any other failure keeps that batch unknown, with the reason.
  */
 export async function askPullStates(
   api: GitHubApi,
   repo: RepoRef,
   numbers: Iterable<number>,
-  maxPulls = MAX_PULLS_PER_RUN,
+  options: { labels?: boolean; maxPulls?: number } = {},
 ): Promise<PullStates> {
+  const maxPulls = options.maxPulls ?? MAX_PULLS_PER_RUN;
   const sorted = [...new Set(numbers)].sort((a, b) => a - b);
   const states = new Map<number, PullState>();
   for (const n of sorted.slice(maxPulls))
@@ -70,7 +71,7 @@ export async function askPullStates(
   const viaGraphql = async (batch: number[]): Promise<void> => {
     if (fallback === undefined) {
       try {
-        const answer = await api.graphql<PullsData>(pullsQuery(batch), pullsVariables(repo));
+        const answer = await api.graphql<PullsData>(pullsQuery(batch, options.labels), pullsVariables(repo));
         fallback ??= unsupported(answer);
         if (fallback === undefined) {
           for (const [n, s] of readPulls(batch, answer)) states.set(n, s);

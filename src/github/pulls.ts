@@ -10,6 +10,14 @@ interface PullJson {
   merged_at?: string | null;
   closed_at?: string | null;
   html_url?: string;
+  labels?: ({ name?: unknown } | null)[];
+}
+
+/** The label names of a REST answer (GitHub sends them all, at most 100); undefined when the answer has none. */
+function labelsOf(data: PullJson): { labels?: string[] } {
+  if (!Array.isArray(data.labels)) return {};
+  const names = data.labels.map((l) => l?.name);
+  return names.every((name) => typeof name === 'string') ? { labels: names as string[] } : {};
 }
 
 /** Ask GitHub for one pull request; errors, and an answer about another one, become `unknown`, never an exception. */
@@ -20,10 +28,11 @@ export async function getPullState(api: GitHubApi, repo: RepoRef, number: number
     const other = otherPull(number, { number: data.number, url: data.html_url });
     if (other) return { state: 'unknown', error: other };
     const url = typeof data.html_url === 'string' ? data.html_url : undefined;
-    if (data.state === 'open') return { state: 'open', url };
+    const labels = labelsOf(data);
+    if (data.state === 'open') return { state: 'open', url, ...labels };
     const closedAt = data.merged_at ?? data.closed_at;
     if (data.state === 'closed' && typeof closedAt === 'string') {
-      return { state: data.merged_at ? 'merged' : 'closed', closedAt, url };
+      return { state: data.merged_at ? 'merged' : 'closed', closedAt, url, ...labels };
     }
     return { state: 'unknown', error: `unexpected pull request state "${String(data.state)}"` };
   } catch (error) {

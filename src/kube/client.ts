@@ -12,7 +12,14 @@ import { execOf, ExecPlugins, pluginName } from './exec-plugin.js';
 import { getNamespace, getRaw, listAllNamespaces, listMetadata, listNamespaces, listRaw } from './reads.js';
 import { Transport, type TransportSettings } from './transport.js';
 import { Watches } from './watch.js';
-import { deleteNamespace, deleteObject, deletePod, finalizeNamespace, patchFinalizers } from './writes.js';
+import {
+  deleteNamespace,
+  deleteObject,
+  deletePod,
+  finalizeNamespace,
+  patchFinalizers,
+  patchSpec,
+} from './writes.js';
 
 /** Options of `createKube`. All optional; the defaults suit the action. */
 export interface KubeClientOptions {
@@ -92,6 +99,7 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     getRaw: (path) => getRaw(t, path),
     patchFinalizers: (res, namespace, name, guard, finalizers) =>
       patchFinalizers(t, res, namespace, name, guard, finalizers),
+    patchSpec: (res, namespace, name, guard, spec) => patchSpec(t, res, namespace, name, guard, spec),
     deleteObject: (res, namespace, name, guard) => deleteObject(t, res, namespace, name, guard),
     watchObjects: (res, namespace, resourceVersion, onEvent) =>
       watches.watchObjects(res, namespace, resourceVersion, onEvent),

@@ -61,6 +61,8 @@ export function mapNamespace(v: unknown): NamespaceState {
   };
   if (typeof m.creationTimestamp === 'string') ns.creationTimestamp = m.creationTimestamp;
   if (typeof m.deletionTimestamp === 'string') ns.deletionTimestamp = m.deletionTimestamp;
+  const annotations = stringMap(m.annotations);
+  if (Object.keys(annotations).length > 0) ns.annotations = annotations;
   return ns;
 }
 

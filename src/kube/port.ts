@@ -134,6 +134,17 @@ export interface Kube extends KubeReader {
     name: string,
     guard: { uid: string },
   ): Promise<'requested' | 'gone'>;
+  /**
+   * Merge `spec` into one namespaced object's spec with a JSON merge patch guarded by uid and resourceVersion (a
+   * `null` removes a field). Only a GitOps owner's suspension uses it. Missing = 'gone'.
+   */
+  patchSpec(
+    res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+    namespace: string,
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    spec: Record<string, unknown>,
+  ): Promise<'patched' | 'gone'>;
   /** Watch the objects of one type in one namespace, metadata only, from `resourceVersion`. */
   watchObjects(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
@@ -152,7 +163,8 @@ export interface Kube extends KubeReader {
 }
 
 /** The port's writes: the methods a wrapper guarding writes replaces. */
-type KubeWrite = 'deleteNamespace' | 'patchFinalizers' | 'deleteObject' | 'deletePod' | 'finalizeNamespace';
+type KubeWrite =
+  'deleteNamespace' | 'patchFinalizers' | 'patchSpec' | 'deleteObject' | 'deletePod' | 'finalizeNamespace';
 
 /** The reads and watches of `kube`, passed through as they are, for a wrapper that guards only the writes. */
 export function readsOf(kube: Kube): Omit<Kube, KubeWrite | 'cost'> {

@@ -1,4 +1,4 @@
-/** The writes of the port: DELETE of a namespace, a pod or one namespaced object, the finalizer patch, and the `/finalize` PUT. */
+/** The writes of the port: DELETE of a namespace, a pod or one namespaced object, the finalizer and spec patches, and the `/finalize` PUT. */
 import { KubeError } from './port.js';
 import { type ApiResource } from '../model/cluster.js';
 import { statusError } from './http-errors.js';
@@ -78,6 +78,26 @@ export async function patchFinalizers(
     path: `${resourcePath(res, namespace)}/${enc(name)}`,
     contentType: MERGE_PATCH_TYPE,
     body: { metadata: { uid: guard.uid, resourceVersion: guard.resourceVersion, finalizers } },
+    verb: 'patch',
+    resource: resourceName(res),
+  };
+  return write(t, req, 'patched');
+}
+
+/** Merge `spec` into an object's spec with a merge patch guarded by uid and resourceVersion. */
+export async function patchSpec(
+  t: Transport,
+  res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
+  namespace: string,
+  name: string,
+  guard: Guard,
+  spec: Record<string, unknown>,
+): Promise<'patched' | 'gone'> {
+  const req: Req = {
+    method: 'PATCH',
+    path: `${resourcePath(res, namespace)}/${enc(name)}`,
+    contentType: MERGE_PATCH_TYPE,
+    body: { metadata: { uid: guard.uid, resourceVersion: guard.resourceVersion }, spec },
     verb: 'patch',
     resource: resourceName(res),
   };

@@ -18,6 +18,8 @@ export interface NamespaceState {
   deletionTimestamp?: string;
   phase: string;
   labels: Record<string, string>;
+  /** `metadata.annotations`, when it has any: a preview's own ttl or expiry. */
+  annotations?: Record<string, string>;
   /** `metadata.finalizers`: removed by PATCH of the namespace. */
   metadataFinalizers: string[];
   /** `spec.finalizers`: removed only through the `/finalize` subresource. */

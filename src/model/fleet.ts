@@ -5,7 +5,14 @@ import type { RunContext, RunReport, RunResult } from './run.js';
 export type ClusterResult = RunResult | 'unknown';
 
 /** Cluster results from best to worst: the fleet's result is the worst of its clusters'. */
-export const CLUSTER_RESULTS: readonly ClusterResult[] = ['clean', 'forced', 'stuck', 'error', 'unknown'];
+export const CLUSTER_RESULTS: readonly ClusterResult[] = [
+  'skipped',
+  'clean',
+  'forced',
+  'stuck',
+  'error',
+  'unknown',
+];
 
 /** The merged report's own schema version (the cluster reports inside keep theirs). */
 export const FLEET_VERSION = 1;

@@ -4,6 +4,7 @@ import type { AuditEntry, Plan, ForcePolicy } from './force.js';
 import type { Condition, Cost } from './cluster.js';
 import type { SweepReport } from './sweep.js';
 import type { CustomResourcesPhase, PreMortem } from './early.js';
+import type { LifecycleReport } from './lifecycle.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
@@ -65,8 +66,11 @@ export interface TargetReport {
   note?: string;
 }
 
-/** The run's result, best first. */
-export const RUN_RESULTS = ['clean', 'forced', 'stuck', 'error'] as const;
+/**
+ * The run's result, best first. `skipped`: nothing was looked at or deleted (a keep label, a pull request that cannot be
+ * read, a comment that did not ask): any cluster that did something says more.
+ */
+export const RUN_RESULTS = ['skipped', 'clean', 'forced', 'stuck', 'error'] as const;
 export type RunResult = (typeof RUN_RESULTS)[number];
 
 /**
@@ -105,6 +109,8 @@ export interface RunReport {
   cost?: Cost;
   /** What the sweep asked GitHub and decided, when it chose the targets. */
   sweep?: SweepReport;
+  /** Why nothing was deleted (a keep label, a comment that did not ask), or who asked in a comment. */
+  lifecycle?: LifecycleReport;
 }
 
 /** What the run is about, from the workflow context. */
@@ -118,6 +124,8 @@ export interface RunContext {
   serverUrl?: string;
   workflow?: string;
   job?: string;
+  /** The comment of an `issue_comment` event: who wrote it, where, and its first word. */
+  comment?: CommentEvent;
   /** Which cluster: its name, the kubeconfig context (when it has one) and the API server's host, never credentials. */
   cluster?: ClusterIdentity;
 }
@@ -128,4 +136,21 @@ export interface ClusterIdentity {
   name?: string;
   context?: string;
   server?: string;
+}
+
+/** An `issue_comment` event as the run needs it (never the comment's whole text). */
+export interface CommentEvent {
+  id: number;
+  /** `created`, `edited` or `deleted`. */
+  action: string;
+  login: string;
+  /** `User`, `Bot` or `Organization`, as GitHub records the author. */
+  userType: string;
+  /** The comment's first word (at most 50 characters), e.g. `/teardown`. */
+  firstWord: string;
+  /** The issue or pull request number it was written on. */
+  issue: number;
+  /** Whether that issue is a pull request. */
+  onPullRequest: boolean;
+  url?: string;
 }

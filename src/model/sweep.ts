@@ -22,6 +22,12 @@ export interface Decision {
   reason: string;
   /** The label value is not a pull request number: reported, never guessed. */
   invalidLabel?: boolean;
+  /** A ttl or expires annotation that does not parse: kept and reported, never guessed. */
+  invalidAnnotation?: boolean;
+  /** The pull request's keep label that kept it. */
+  keptBy?: string;
+  /** It goes because it expired (ttl, expires, max-age), whatever its pull request's state. */
+  expired?: boolean;
 }
 
 /** One candidate namespace in the report. */
@@ -45,6 +51,10 @@ export interface SweepReport {
   prLabel: string;
   closedFor: string;
   maxAge?: string;
+  /** `max-age`: every candidate goes once older, even while its pull request is open. */
+  lifetime?: string;
+  /** The pull request label that keeps a preview, when one is configured. */
+  keepLabel?: string;
   /** The label selector used to list candidates. */
   listedBy: string;
   /** Namespaces the list answered that do not match `listedBy` when checked here: never candidates. */

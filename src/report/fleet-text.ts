@@ -1,5 +1,5 @@
 /** The fleet as plain text for a terminal: headline, one row per cluster, what needs a person, causes across clusters. Pure. */
-import type { FleetReport } from '../model/fleet.js';
+import type { ClusterResult, FleetReport } from '../model/fleet.js';
 import { formatDuration } from '../shared/duration.js';
 import { verdictOf } from './causes.js';
 import { table, wrap, type Cell } from './columns.js';
@@ -14,7 +14,8 @@ const INDENT = '   ';
 /** Rows of namespaces that need a person before the rest are counted: the JSON report has them all. */
 const ROWS = 50;
 
-const RESULT_STYLE: Record<string, Style> = {
+const RESULT_STYLE: Record<ClusterResult, Style> = {
+  skipped: 'dim',
   clean: 'green',
   forced: 'yellow',
   stuck: 'red',

@@ -8,6 +8,7 @@ import { fence, md, mdLink } from './escape.js';
 import type { Finding } from '../model/findings.js';
 import { ownerLabels } from './owners.js';
 import { sweepCounts } from './sweep.js';
+import { requestLine, skippedWords } from './lifecycle.js';
 
 /** How each outcome is counted in the headline, most urgent first. */
 export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
@@ -74,6 +75,18 @@ function objectCount(report: RunReport): string {
 
 /** The headline: what happened to how many namespaces, on which cluster, and whether the check fails. */
 export function renderHeadline(report: RunReport): string {
+  const skipped = skippedWords(report);
+  if (skipped)
+    return [
+      `## ${report.failures.length ? '❌' : '⏭️'} Namespace teardown skipped: ${skipped}`,
+      contextLine(report.context),
+      requestLine(report),
+      report.failures.length
+        ? '**Nothing was deleted**, no cluster was asked, and **the check fails**: GitHub could not be read, so the preview stays until it can be.'
+        : '**Nothing was deleted**; no cluster was asked.',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
   const fails = report.failures.length > 0;
   const icon = fails ? '❌' : report.targets.some((t) => t.outcome === 'forced') ? '⚠️' : '✅';
   const check = fails
@@ -86,6 +99,7 @@ export function renderHeadline(report: RunReport): string {
   return [
     `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${objectCount(report)}${sweep}`,
     contextLine(report.context),
+    requestLine(report),
     check,
     error,
   ]

@@ -8,6 +8,7 @@ import { renderDetails } from './findings.js';
 import { renderForce } from './force.js';
 import { renderFixFirst, renderHeadline } from './headline.js';
 import { renderSweep } from './sweep.js';
+import { renderOwners } from './lifecycle.js';
 import { renderCustomResources } from './early.js';
 import { renderPredictions } from './predictions.js';
 import { ownerLabels } from './owners.js';
@@ -114,6 +115,7 @@ export function renderSummary(
   b.add(renderHeadline(report));
   if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
+  if (!b.add(renderOwners(report))) b.cut.push('the GitOps owners');
   // A namespace a live owner applies again is not folded away as gone.
   const back = (t: TargetReport): boolean => t.findings.some(recreatesIt);
   const present = report.targets.filter((t) => (!GONE.has(t.outcome) && t.outcome !== 'forced') || back(t));

@@ -1,5 +1,5 @@
 /** The sweep's section of the job summary: what would go or went, and what was kept and why. Pure. */
-import { formatDuration } from '../shared/duration.js';
+import { formatAge } from '../shared/duration.js';
 import type { SweepEntry, SweepReport } from '../model/sweep.js';
 import type { Outcome, RunReport } from '../model/run.js';
 import { OUTCOME_WORDS } from './words.js';
@@ -18,15 +18,26 @@ function pullCell(e: SweepEntry, origin: string | undefined): string {
 
 function ageCell(e: SweepEntry, now: number): string {
   const created = e.createdAt ? Date.parse(e.createdAt) : NaN;
-  return Number.isNaN(created) ? '' : formatDuration(Math.max(0, now - created));
+  return Number.isNaN(created) ? '' : formatAge(Math.max(0, now - created));
 }
 
 function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<string, Outcome>): string {
-  if (e.decision === 'keep') return e.invalidLabel ? '⚠️ kept (label not a PR number)' : 'kept';
+  if (e.decision === 'keep') {
+    if (e.invalidLabel) return '⚠️ kept (label not a PR number)';
+    if (e.invalidAnnotation) return '⚠️ kept (expiry unreadable)';
+    return e.keptBy !== undefined ? '📌 kept' : 'kept';
+  }
   if (e.protected) return '⛔ protected, untouched';
   if (mode === 'plan') return '🗑️ would go';
   const outcome = outcomes.get(e.namespace);
   return outcome ? OUTCOME_WORDS[outcome].swept : 'chosen';
+}
+
+/** The reason, with a keep label shown as the label it is. */
+function whyCell(e: SweepEntry): string {
+  if (e.keptBy !== undefined && e.pr !== undefined)
+    return `kept by label <code>${md(e.keptBy, 60)}</code> on #${e.pr}`;
+  return md(e.reason, 300);
 }
 
 function table(
@@ -39,7 +50,7 @@ function table(
     .slice(0, SWEEP_ROWS)
     .map(
       (e) =>
-        `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e, origin)} | ${md(e.reason, 300)} | ${ageCell(e, now)} |`,
+        `| ${md(e.namespace, 80)} | ${cell(e)} | ${pullCell(e, origin)} | ${whyCell(e)} | ${ageCell(e, now)} |`,
     );
   const more =
     entries.length > SWEEP_ROWS
@@ -58,9 +69,15 @@ export function sweepCounts(sweep: SweepReport): string {
   const guarded = sweep.entries.filter((e) => e.protected).length;
   const kept = sweep.entries.length - go - guarded;
   const invalid = sweep.entries.filter((e) => e.invalidLabel).length;
+  const unreadable = sweep.entries.filter((e) => e.invalidAnnotation).length;
+  const byLabel = sweep.entries.filter((e) => e.keptBy !== undefined).length;
+  const expired = sweep.entries.filter((e) => e.expired && e.decision === 'go' && !e.protected).length;
   const parts = [`${go} ${sweep.mode === 'plan' ? 'would go' : 'chosen to go'}`, `${kept} kept`];
+  if (expired) parts[0] += ` (${expired} expired)`;
   if (guarded) parts.push(`${guarded} protected`);
+  if (byLabel) parts.push(`${byLabel} kept by label`);
   if (invalid) parts.push(`${invalid} with a label that is not a PR number`);
+  if (unreadable) parts.push(`${unreadable} with an expiry annotation that does not parse`);
   return parts.join(', ');
 }
 
@@ -73,12 +90,15 @@ export function renderSweep(report: RunReport): string {
   const cell = (e: SweepEntry): string => decisionCell(e, sweep.mode, outcomes);
   const going = sweep.entries.filter((e) => e.decision === 'go');
   const kept = sweep.entries.filter((e) => e.decision === 'keep');
-  kept.sort((a, b) => Number(!!b.invalidLabel) - Number(!!a.invalidLabel));
+  const flagged = (e: SweepEntry): number => Number(!!e.invalidLabel || !!e.invalidAnnotation);
+  kept.sort((a, b) => flagged(b) - flagged(a));
   const title = sweep.mode === 'plan' ? 'Sweep plan (nothing deleted)' : 'Sweep';
   const lines = [
     `### ${title}: ${sweepCounts(sweep)}`,
     `<sub>${md(sweep.repository)} · label \`${md(sweep.prLabel)}\` · closed for ${sweep.closedFor}` +
       (sweep.maxAge ? ` · unlabelled after ${sweep.maxAge}` : '') +
+      (sweep.lifetime ? ` · max-age ${sweep.lifetime}` : '') +
+      (sweep.keepLabel ? ` · keep label <code>${md(sweep.keepLabel, 60)}</code>` : '') +
       ` · ${sweep.entries.length} candidate(s), ${sweep.pulls} pull request(s), ${sweep.githubRequests} GitHub request(s)` +
       (sweep.githubApi === 'rest' ? ' (REST: GraphQL refused)' : '') +
       (sweep.unmatched

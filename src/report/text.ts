@@ -150,6 +150,13 @@ function forcingLines(report: RunReport, o: TextOptions): string[] {
   return lines.length ? ['Forcing', ...lines] : [];
 }
 
+/** The GitOps owners suspended or deleted first (`--gitops-owners`), one line each. */
+function ownerLines(report: RunReport, o: TextOptions): string[] {
+  const owners = report.lifecycle?.owners ?? [];
+  const lines = owners.flatMap((a) => wrap(`${a.owner}: ${a.outcome} — ${a.note}`, o.width));
+  return lines.length ? ['GitOps owners first', ...lines] : [];
+}
+
 /** Render the report for a terminal `width` cells wide; nothing in it is markup, nothing wider than the width. */
 export function renderText(report: RunReport, o: TextOptions): string {
   const width = Math.max(40, Math.floor(o.width));
@@ -162,6 +169,8 @@ export function renderText(report: RunReport, o: TextOptions): string {
     const fix = causes.flatMap((c, i) => ['', ...causeLines(c, i + 1, opts, paint)]);
     blocks.push([paint('bold', 'Fix first'), ...fix]);
   }
+  const owners = ownerLines(report, opts);
+  if (owners.length) blocks.push(owners);
   const forcing = forcingLines(report, opts);
   if (forcing.length) blocks.push(forcing);
   if (o.reportPath) blocks.push(wrap(`Everything else is in the JSON report: ${o.reportPath}`, width));

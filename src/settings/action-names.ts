@@ -23,6 +23,10 @@ export const Inputs = {
   sweepClosedFor: 'sweep-closed-for',
   sweepMaxAge: 'sweep-max-age',
   sweepRepository: 'sweep-repository',
+  keepLabel: 'keep-label',
+  maxAge: 'max-age',
+  commentCommand: 'comment-command',
+  gitopsOwners: 'gitops-owners',
   prComment: 'pr-comment',
   githubToken: 'github-token',
 } as const;

@@ -10,6 +10,8 @@ import { crossChecks } from './checks.js';
 import { readForce, OFF } from './force-policy.js';
 export { DEFAULT_FORCE_AFTER_MS } from './force-policy.js';
 import type { SweepSettings } from '../model/sweep.js';
+import type { LifecycleSettings } from '../model/lifecycle.js';
+import { NO_LIFECYCLE, readLifecycle } from './lifecycle.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
@@ -51,6 +53,8 @@ export interface Settings {
   readonly warnings: readonly string[];
   /** Choose the targets by asking GitHub which pull requests are closed; undefined = `sweep: off`. */
   readonly sweep: SweepSettings | undefined;
+  /** The keep label, max age, the comment command and what is done with GitOps owners. */
+  readonly lifecycle: LifecycleSettings;
   /** Create or update one comment on the pull request of the triggering event. */
   readonly prComment: boolean;
   /** For the sweep and the PR comment; never printed. */
@@ -162,6 +166,7 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     force: forced?.policy ?? OFF,
     warnings: forced?.warnings ?? [],
     sweep,
+    lifecycle: p.take(() => readLifecycle(read, sweep !== undefined, n), NO_LIFECYCLE),
     prComment: p.take(() => readBoolean(read, Inputs.prComment, false, n), false),
     githubToken,
   };

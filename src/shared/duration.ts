@@ -1,8 +1,8 @@
-/** Durations such as `90s`, `5m`, `1h30m`, `500ms`: pure parsing, and the two written forms. */
+/** Durations such as `90s`, `5m`, `1h30m`, `500ms`, `7d`: pure parsing, and the two written forms. */
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const DURATION = /^(\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION = /^(\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/;
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
 
 /** Milliseconds in `text`, or undefined when it is not a duration. */
 export function parseDuration(text: string): number | undefined {
@@ -31,4 +31,10 @@ export function formatSeconds(seconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
   if (s < 86400) return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
   return `${Math.floor(s / 86400)}d${pad(Math.floor((s % 86400) / 3600))}h`;
+}
+
+/** How long ago, for ages that may be days: `45m 10s`, `30h 00m`, or `2 days` from 48 hours on. */
+export function formatAge(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  return days >= 2 ? `${days} days` : formatDuration(ms);
 }

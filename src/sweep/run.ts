@@ -4,7 +4,7 @@ import { askPullStates, type PullStates } from '../github/pull-states.js';
 import type { PullState } from '../model/pulls.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { isProtected, type Settings } from '../settings/settings.js';
-import { formatDuration } from '../shared/duration.js';
+import { formatAge, formatDuration } from '../shared/duration.js';
 import { identityProblem, type Resolved } from '../targets/resolve.js';
 import { selectorMatches } from '../targets/selector.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
@@ -51,6 +51,7 @@ async function listCandidates(
 /** Ask about each distinct pull request number once; the client bounds concurrency and rate limits. */
 async function askGitHub(
   sweep: SweepSettings,
+  keepLabel: string | undefined,
   candidates: NamespaceState[],
   github: GitHubApi,
 ): Promise<PullStates> {
@@ -60,7 +61,7 @@ async function askGitHub(
     const pr = prNumberOf(ns.labels[sweep.prLabel]);
     if (typeof pr === 'number') numbers.add(pr);
   }
-  return askPullStates(github, sweep.repository, numbers);
+  return askPullStates(github, sweep.repository, numbers, { labels: keepLabel !== undefined });
 }
 
 /** One warning when GitHub left pull requests unknown (no answer in time, a rate limit, another PR's answer). */
@@ -95,9 +96,14 @@ export function decideAll(
       const pull = typeof pr === 'number' ? pulls.get(pr) : undefined;
       // Without a UID no delete can carry the precondition that keeps it from another namespace of that name.
       const unverified = identityProblem(ns.name, ns);
+      const rules = {
+        ...sweep,
+        lifeMs: settings.lifecycle.maxAgeMs,
+        keepLabel: settings.lifecycle.keepLabel,
+      };
       const decision: Decision = unverified
         ? { decision: 'keep', reason: unverified }
-        : decide({ label, createdAt: ns.creationTimestamp, pull }, { ...sweep }, now);
+        : decide({ label, createdAt: ns.creationTimestamp, annotations: ns.annotations, pull }, rules, now);
       return {
         namespace: ns.name,
         label,
@@ -118,7 +124,7 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
   const listedBy = candidateSelector(sweep, settings.selector);
   const { candidates, unmatched, asked } = await deps.logger.group('Sweep: ask GitHub', async () => {
     const { candidates, unmatched } = await listCandidates(deps, listedBy);
-    const asked = await askGitHub(sweep, candidates, deps.github);
+    const asked = await askGitHub(sweep, settings.lifecycle.keepLabel, candidates, deps.github);
     if (asked.fallback) deps.logger.info(`GraphQL refused, asked through REST: ${asked.fallback}`);
     warnUnknown(asked.states, deps.logger);
     deps.logger.info(
@@ -132,7 +138,7 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
   for (const e of entries) {
     const verb = e.decision === 'go' ? (sweep.mode === 'plan' ? 'would go' : 'goes') : 'kept';
     const line = `${e.namespace}: ${verb} — ${e.reason}${e.protected ? ' (protected: not touched)' : ''}`;
-    if (e.invalidLabel) deps.logger.warning(line);
+    if (e.invalidLabel || e.invalidAnnotation) deps.logger.warning(line);
     else deps.logger.info(line);
   }
   const byName = new Map(candidates.map((ns) => [ns.name, ns]));
@@ -147,12 +153,15 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
             refused: e.protected ? 'protected namespace chosen by the sweep; not touched' : undefined,
           }));
   const report = await runTeardown(settings, { ...deps, resolve: async () => chosen }, context);
+  const lifeMs = settings.lifecycle.maxAgeMs;
   const summary: SweepReport = {
     mode: sweep.mode,
     repository: `${sweep.repository.owner}/${sweep.repository.repo}`,
     prLabel: sweep.prLabel,
     closedFor: formatDuration(sweep.closedForMs),
     maxAge: sweep.maxAgeMs !== undefined ? formatDuration(sweep.maxAgeMs) : undefined,
+    lifetime: lifeMs !== undefined ? formatAge(lifeMs) : undefined,
+    keepLabel: settings.lifecycle.keepLabel,
     listedBy,
     ...(unmatched ? { unmatched } : {}),
     pulls: pulls.size,

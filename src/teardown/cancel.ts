@@ -25,6 +25,10 @@ export function refuseWritesOn(kube: Kube, signal: AbortSignal): Kube {
       refuse(signal, 'patch', res.resource);
       return kube.patchFinalizers(res, namespace, name, guard, finalizers);
     },
+    patchSpec: async (res, namespace, name, guard, spec) => {
+      refuse(signal, 'patch', res.resource);
+      return kube.patchSpec(res, namespace, name, guard, spec);
+    },
     deleteObject: async (res, namespace, name, guard) => {
       refuse(signal, 'delete', res.resource);
       return kube.deleteObject(res, namespace, name, guard);

@@ -12,6 +12,8 @@ import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from './before-delete.js';
 import { guardWrites } from './write-guard.js';
+import { ownersFirst } from './gitops-first.js';
+import type { OwnerAction } from '../model/lifecycle.js';
 import { checkOwners } from './owners.js';
 import { lostSight, markRecreated, recreatedNote, reread } from './last-read.js';
 import { checkOutlived } from './outlives.js';
@@ -37,9 +39,10 @@ export interface TeardownDeps {
   resolve?: (settings: Settings, kube: Kube) => Promise<Resolved[]>;
 }
 
-/** The targets' reports, and a failure of the whole run when there was one. */
+/** The targets' reports, what became of their GitOps owners, and a failure of the whole run when there was one. */
 export interface TeardownResult {
   targets: TargetReport[];
+  owners?: OwnerAction[];
   error?: string;
 }
 
@@ -252,13 +255,25 @@ export async function deleteAndWait(
     if (found.error) logger.warning(found.error);
     return found;
   });
-  const ctxDeps = guarded(deps, resolved.targets);
+  const { deps: ctxDeps, verified } = guarded(deps, resolved.targets);
   // Active targets this run deletes: all of them are read (and their custom resources go) before any DELETE.
   const toDelete = settings.delete
     ? resolved.targets.flatMap((t) =>
         t.state && !t.state.deletionTimestamp && !t.refused && !t.error ? [t.state] : [],
       )
     : [];
+  const owners =
+    settings.lifecycle.gitopsOwners === 'report' || toDelete.length === 0
+      ? undefined
+      : await logger.group('GitOps owners first', () =>
+          ownersFirst(
+            settings,
+            { ...ctxDeps, writer: (grants) => guardWrites(deps.kube, verified, grants) },
+            toDelete,
+            // Their share of the timeout, as the custom resources have theirs: the namespaces still go after it.
+            Math.min(deadline, clock.now() + settings.timeoutMs / 2),
+          ),
+        );
   const before = new BeforeDelete(
     settings,
     { ...ctxDeps, shared: ctxDeps.inspect?.shared },
@@ -281,7 +296,11 @@ export async function deleteAndWait(
       await checkOwners({ kube: ctxDeps.kube, clock, logger, shared: deps.inspect.shared }, targets);
       await checkOutlived({ kube: ctxDeps.kube, logger }, targets);
     }
-    return { targets, ...(resolved.error !== undefined ? { error: resolved.error } : {}) };
+    return {
+      targets,
+      ...(owners ? { owners } : {}),
+      ...(resolved.error !== undefined ? { error: resolved.error } : {}),
+    };
   } finally {
     stopProgress();
     ctx.feed?.close();
@@ -289,10 +308,16 @@ export async function deleteAndWait(
 }
 
 /** `deps` whose every write passes one guard: only to the targets resolved, under the UIDs read, verified for it. */
-function guarded(deps: TeardownDeps, targets: readonly Resolved[]): TeardownDeps {
+function guarded(
+  deps: TeardownDeps,
+  targets: readonly Resolved[],
+): { deps: TeardownDeps; verified: NamespaceState[] } {
   const verified = targets.flatMap((t) => (t.state && !t.refused && !t.error ? [t.state] : []));
   const kube = guardWrites(deps.kube, verified);
-  return { ...deps, kube, ...(deps.inspect ? { inspect: { ...deps.inspect, kube } } : {}) };
+  return {
+    deps: { ...deps, kube, ...(deps.inspect ? { inspect: { ...deps.inspect, kube } } : {}) },
+    verified,
+  };
 }
 
 /** One shared watch and list for the waits when there are many targets to wait for (see SHARED_WATCH_FROM). */

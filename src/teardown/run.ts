@@ -2,6 +2,7 @@
 import { formatDuration } from '../shared/duration.js';
 import type { Clock } from '../shared/ports.js';
 import type { RunContext, RunReport, RunResult, TargetReport } from '../model/run.js';
+import type { LifecycleReport } from '../model/lifecycle.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
 import { SharedReads } from '../diagnosis/reads.js';
@@ -79,7 +80,7 @@ export async function runTeardown(
     warned: new Set(),
     shared,
   };
-  const { targets, error } = await deleteAndWait(
+  const { targets, owners, error } = await deleteAndWait(
     settings,
     { ...deps, kube, inspect },
     started + settings.timeoutMs,
@@ -96,15 +97,21 @@ export async function runTeardown(
     result: resultOf(targets, error, cancelled),
     failures: failuresOf(settings, targets, { error, cancelled }),
     cost,
+    ...(owners ? { lifecycle: { owners } } : {}),
     ...(cancelled ? { cancelled } : {}),
     ...(error !== undefined ? { error } : {}),
   };
 }
 
-/** The run's result: `error` (cancelled, a run or target error) wins over `stuck`, which wins over `forced`, then `clean`. Pure. */
+/**
+ * The run's result: `error` (cancelled, a run or target error) wins over `stuck` (still present, or gone but applied
+ * again by a live owner: the check fails for it too), which wins over `forced`, then `clean`. Pure.
+ */
 export function resultOf(targets: TargetReport[], runError?: string, cancelled = false): RunResult {
   if (cancelled || runError !== undefined || targets.some((t) => t.outcome === 'error')) return 'error';
-  if (targets.some((t) => t.outcome === 'stuck' || t.outcome === 'active')) return 'stuck';
+  const present = (t: TargetReport): boolean =>
+    t.outcome === 'stuck' || t.outcome === 'active' || t.findings.some(recreatesIt);
+  if (targets.some(present)) return 'stuck';
   return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
 }
 
@@ -131,6 +138,28 @@ export function failedReport(
     failures: failuresOf(settings, [], { error, cancelled }),
     error,
     ...(cancelled ? { cancelled } : {}),
+  };
+}
+
+/** The report of a run that deleted nothing and read no cluster: `lifecycle.skipped` says why. */
+export function skippedReport(
+  settings: Settings,
+  context: RunContext,
+  clock: Clock,
+  lifecycle: LifecycleReport,
+): RunReport {
+  const now = new Date(clock.now()).toISOString();
+  return {
+    version: 1,
+    context,
+    startedAt: now,
+    finishedAt: now,
+    settings: settingsOf(settings),
+    targets: [],
+    result: 'skipped',
+    // GitHub could not be read: the preview stays, and the check says so rather than pass unseen.
+    failures: lifecycle.skipped?.unread && settings.failOn !== 'never' ? [lifecycle.skipped.why] : [],
+    lifecycle,
   };
 }
 

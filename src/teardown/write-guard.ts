@@ -1,6 +1,8 @@
 /**
  * The write guard on the Kube port: every write goes to a target this run read, under the UID it read, and one that
- * forces only while the last read shows that namespace being deleted; any other write is refused with the reason.
+ * forces only while the last read shows that namespace being deleted; the one write outside the targets is to a
+ * GitOps owner this run read and verified (its UID, and that it targets only targets). Any other write is refused
+ * with the reason.
  */
 import { readsOf, UnverifiedWrite, type Kube } from '../kube/port.js';
 import type { ApiResource, NamespaceState } from '../model/cluster.js';
@@ -36,12 +38,32 @@ interface Refusal {
 
 const unverified = (why: string): Refusal => ({ because: 'unverified', why });
 
+/**
+ * A GitOps owner (Flux Kustomization or HelmRelease, Argo CD Application) this run read, whose every target
+ * namespace is a target of this run: the only object outside the targets a write (suspend, delete) may go to.
+ */
+export interface OwnerGrant {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  /** The UID read: the write must carry it. */
+  uid: string;
+  /** The namespaces it applies into; each must still be a target, under the UID read, when the write goes. */
+  targets: string[];
+}
+
 /** The targets' UIDs and what later reads showed of them; `refusal` says why a write may not go. */
 class Targets {
   private readonly known = new Map<string, Known>();
 
   constructor(targets: readonly NamespaceState[]) {
     for (const t of targets) this.known.set(t.name, { uid: t.uid });
+  }
+
+  /** Whether `name` is a target of this run. */
+  has(name: string): boolean {
+    return this.known.has(name);
   }
 
   /** Take in a GET of a target (undefined = not found); an answer about another name proves nothing. */
@@ -58,6 +80,16 @@ class Targets {
           why: `namespace "${name}" is now another one (UID ${state.uid}, not ${k.uid} as read at the start)`,
         };
     }
+  }
+
+  /** Why a write to a GitOps owner may not go: one of the namespaces it targets is no target, or no longer ours. */
+  ownerRefusal(grant: OwnerGrant): Refusal | undefined {
+    for (const ns of grant.targets) {
+      const k = this.known.get(ns);
+      if (!k) return unverified(`it also targets namespace "${ns}", which is not a target of this run`);
+      if (k.lost) return k.lost;
+    }
+    return undefined;
   }
 
   /** Why a write concerning `namespace` and carrying `carried` may not go; undefined when it may. */
@@ -88,15 +120,48 @@ interface Write {
   namespace: string | undefined;
 }
 
-/** Throw the refusal of a write, when there is one: the message names the write and why it was not sent. */
-function check(targets: Targets, write: Write, need: Need, carried: Carried): void {
-  const r =
-    write.namespace === undefined
-      ? { because: 'unverified' as const, why: 'a cluster-scoped object is outside every target' }
-      : targets.refusal(write.namespace, need, carried);
+/** Throw the refusal `r` of a write: the message names the write and why it was not sent. */
+function refuse(write: Write, r: Refusal | undefined): void {
   if (r === undefined) return;
   const message = `${write.verb} of ${write.what} not sent: ${r.why}`;
   throw new UnverifiedWrite(message, r.because, write.verb.toLowerCase(), write.resource);
+}
+
+/** Throw the refusal of a write, when there is one. */
+function check(targets: Targets, write: Write, need: Need, carried: Carried): void {
+  refuse(
+    write,
+    write.namespace === undefined
+      ? { because: 'unverified' as const, why: 'a cluster-scoped object is outside every target' }
+      : targets.refusal(write.namespace, need, carried),
+  );
+}
+
+/** The grant for this object outside the targets, when the write names a verified owner under its UID. */
+function grantFor(
+  grants: readonly OwnerGrant[],
+  res: Res & { group: string },
+  namespace: string,
+  name: string,
+  uid: string,
+): OwnerGrant | undefined {
+  return grants.find(
+    (g) =>
+      g.group === res.group &&
+      g.resource === res.resource &&
+      g.namespace === namespace &&
+      g.name === name &&
+      g.uid !== '' &&
+      g.uid === uid,
+  );
+}
+
+/** A write to a GitOps owner: allowed only under its grant, while every namespace it targets is still a target. */
+function checkOwner(targets: Targets, write: Write, grant: OwnerGrant | undefined): void {
+  const none = unverified(
+    'it is no GitOps owner this run read and verified under that UID, nor inside a target',
+  );
+  refuse(write, grant ? targets.ownerRefusal(grant) : none);
 }
 
 /** How a refusal names the object: `kialis pr-7/kiali`, or `namespaces pr-7` for a cluster-scoped one. */
@@ -105,10 +170,15 @@ const inside = (res: Res, namespace: string | undefined, name: string): string =
 
 /**
  * `kube` whose writes go only to `targets` (the namespaces this run resolved, with the UIDs it read), each verified
- * for that write by the namespace GETs made through it; reads pass through.
+ * for that write by the namespace GETs made through it, and to the GitOps owners of `owners`; reads pass through.
  */
-export function guardWrites(kube: Kube, targets: readonly NamespaceState[]): Kube {
+export function guardWrites(
+  kube: Kube,
+  targets: readonly NamespaceState[],
+  owners: readonly OwnerGrant[] = [],
+): Kube {
   const known = new Targets(targets);
+  const isTarget = (ns: string): boolean => known.has(ns);
   return {
     ...readsOf(kube),
     getNamespace: async (name) => {
@@ -133,8 +203,21 @@ export function guardWrites(kube: Kube, targets: readonly NamespaceState[]): Kub
         what: inside(res, namespace, name),
         namespace,
       } as const;
-      check(known, write, 'reread', { objectUid: guard.uid });
+      const grant = isTarget(namespace) ? undefined : grantFor(owners, res, namespace, name, guard.uid);
+      if (grant) checkOwner(known, write, grant);
+      else check(known, write, 'reread', { objectUid: guard.uid });
       return kube.deleteObject(res, namespace, name, guard);
+    },
+    patchSpec: async (res, namespace, name, guard, spec) => {
+      const write = {
+        verb: 'PATCH',
+        resource: res.resource,
+        what: inside(res, namespace, name),
+        namespace,
+      } as const;
+      // Only a GitOps owner's spec is ever patched (its suspension), never an object inside a target.
+      checkOwner(known, write, grantFor(owners, res, namespace, name, guard.uid));
+      return kube.patchSpec(res, namespace, name, guard, spec);
     },
     patchFinalizers: async (res, namespace, name, guard, finalizers) => {
       // The namespace itself is cluster-scoped: its own PATCH concerns the target of that name.

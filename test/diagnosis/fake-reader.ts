@@ -119,6 +119,9 @@ export class RecordingReader implements Kube {
   patchFinalizers(...args: unknown[]): Promise<'patched' | 'gone'> {
     return this.write('patchFinalizers', args);
   }
+  patchSpec(...args: unknown[]): Promise<'patched' | 'gone'> {
+    return this.write('patchSpec', args);
+  }
   deletePod(...args: unknown[]): Promise<'deleted' | 'gone'> {
     return this.write('deletePod', args);
   }

@@ -4,6 +4,7 @@ import { FakeCluster } from '../fake-apiserver/index.js';
 import { FakeGitHub } from '../github/fake-github.js';
 import { FAST, runBundle, runCli } from '../helpers/harness.js';
 import { tempDir } from '../helpers/temp.js';
+import { issueCommentEvent } from '../github/helpers.js';
 
 const TOKEN = 'ghs_bundle-token-never-printed-42';
 const LABEL = 'preview.example.com/pr';
@@ -121,5 +122,76 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     expect(second.stdout).toContain(
       'pr-comment: 1 comment(s) by others carry the marker; ignored, never edited.',
     );
+  });
+});
+
+describe('the action on an issue_comment event: /teardown', () => {
+  let cluster: FakeCluster;
+  let gh: FakeGitHub;
+  let api: string;
+
+  beforeEach(async () => {
+    cluster = new FakeCluster({ controller: FAST });
+    cluster.addNamespace('pr-42');
+    gh = new FakeGitHub(TOKEN);
+    gh.pulls.set(42, { state: 'open', labels: ['preview'] });
+    gh.permissions.set('alice', 'write');
+    gh.permissions.set('mallory', 'read');
+    api = await gh.start();
+  });
+  afterEach(async () => {
+    await cluster.stop();
+    await gh.stop();
+  });
+
+  /** Run the bundle on a new comment `body` by `login` on pull request 42. */
+  async function comment(login: string, body: string, more: Record<string, string> = {}) {
+    const { kubeconfig } = await cluster.start();
+    const event = issueCommentEvent({ id: 77, body, user: { login, type: 'User' } });
+    const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'issue_comment' };
+    const inputs = {
+      namespaces: 'pr-42',
+      kubeconfig,
+      timeout: '10s',
+      'keep-label': 'keep-preview',
+      'comment-command': '/teardown',
+      'github-token': TOKEN,
+      ...more,
+    };
+    return runBundle(inputs, env);
+  }
+
+  test('a commenter with write access: 👀, the teardown, 👍 and the answer in the one comment', async () => {
+    const run = await comment('alice', '/teardown');
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('clean');
+    expect(cluster.namespace('pr-42')).toBeUndefined();
+    expect(gh.reactions).toEqual([
+      { comment: 77, content: 'eyes' },
+      { comment: 77, content: '+1' },
+    ]);
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]!.body).toContain('Requested by **&#64;alice** in a comment (write access).');
+  });
+
+  test('a commenter with read access (the event says OWNER): nothing deleted, no cluster call, 👎 and the answer', async () => {
+    const run = await comment('mallory', '/teardown');
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('skipped');
+    expect(cluster.requests).toEqual([]);
+    expect(cluster.namespace('pr-42')).toBeDefined();
+    expect(gh.reactions).toEqual([{ comment: 77, content: '-1' }]);
+    expect(gh.comments[0]!.body).toContain(
+      '## ⏭️ Namespace teardown skipped: &#64;mallory has read access to acme/shop; /teardown needs write',
+    );
+  });
+
+  test('another comment, pr-comment on: no reaction, no answer, nothing deleted', async () => {
+    const run = await comment('alice', 'thanks, looks good', { 'pr-comment': 'true' });
+    expect(run.outputs.result).toBe('skipped');
+    expect(gh.reactions).toEqual([]);
+    expect(gh.comments).toEqual([]);
+    expect(gh.requests).toEqual([]);
+    expect(cluster.requests).toEqual([]);
   });
 });

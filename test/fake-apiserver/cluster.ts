@@ -25,6 +25,7 @@ import {
 } from './builders.js';
 import { NamespaceController } from './controller.js';
 import { LeaderLease } from './leader.js';
+import { GITOPS_TYPES, GitOpsController, type GitOpsFlavour } from './gitops.js';
 import { Operator, type OperatorOptions } from './operator.js';
 import { Core, systemCtx } from './core.js';
 import { type Fault, type FaultAction, type FrontState, type RequestRecord, makeHandler } from './http.js';
@@ -64,6 +65,9 @@ export class FakeCluster {
   /** The external cleanups the operators did, in order, e.g. `widget-operator: deleted bucket for pr-1/a`. */
   readonly operatorCleanups: string[] = [];
   private readonly operators: Operator[] = [];
+  /** What the GitOps controllers did, in order, e.g. `recreated namespace pr-5`. */
+  readonly gitopsLog: string[] = [];
+  private readonly gitops: GitOpsController[] = [];
   private readonly core: Core;
   private readonly background: Background;
   private readonly controller: NamespaceController;
@@ -104,6 +108,7 @@ export class FakeCluster {
     this.controller.start();
     this.lease?.start();
     for (const o of this.operators) o.start();
+    for (const g of this.gitops) g.start();
     const url = `https://${this.front.serverAddress()}`;
     const caData = Buffer.from(certs.caCert).toString('base64');
     const token = this.front.token;
@@ -132,6 +137,7 @@ export class FakeCluster {
 
   async stop(): Promise<void> {
     for (const o of this.operators) o.stop();
+    for (const g of this.gitops) g.stop();
     this.lease?.stop();
     this.controller.stop();
     this.background.stop();
@@ -180,12 +186,18 @@ export class FakeCluster {
 
   addNamespace(
     name: string,
-    opts: { labels?: Record<string, string>; metadataFinalizers?: string[]; createdAt?: string } = {},
+    opts: {
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+      metadataFinalizers?: string[];
+      createdAt?: string;
+    } = {},
   ): NsObj {
     const body = {
       metadata: {
         name,
         labels: opts.labels,
+        annotations: opts.annotations,
         finalizers: opts.metadataFinalizers,
         creationTimestamp: opts.createdAt,
       },
@@ -325,6 +337,32 @@ export class FakeCluster {
     this.operators.push(operator);
     if (this.server) operator.start();
     return operator;
+  }
+
+  /**
+   * A GitOps controller (Flux's kustomize-controller or Argo CD's application controller): its CRD, its namespace
+   * (`flux-system`, `argocd`), its running Deployment with RBAC on its owners, and the controller model that applies
+   * their namespaces again while they are live (see gitops.ts). Add owners with `addObject`.
+   */
+  addGitOps(flavour: GitOpsFlavour): GitOpsController {
+    const t = GITOPS_TYPES[flavour];
+    this.addCRD({ group: t.group, version: t.version, kind: t.kind, plural: t.plural });
+    const home = flavour === 'flux' ? 'flux-system' : 'argocd';
+    const name = flavour === 'flux' ? 'kustomize-controller' : 'argocd-application-controller';
+    if (!this.core.store.get('namespaces', '', home)) this.addNamespace(home);
+    if (!this.core.store.get('nodes', '', 'node-1')) this.addNode('node-1', true);
+    this.addGrant({ group: t.group, resource: t.plural, serviceAccount: { namespace: home, name } });
+    const deployment = deploymentBody(home, name, {
+      readyReplicas: 1,
+      image: `ghcr.io/${flavour}/${name}:2.4`,
+      serviceAccount: name,
+    });
+    this.insert(this.type({ group: 'apps', resource: 'deployments' }), deployment);
+    this.insert(this.type({ group: '', resource: 'pods' }), podBody(home, name, { nodeName: 'node-1' }));
+    const controller = new GitOpsController(this.core, flavour, this.gitopsLog);
+    this.gitops.push(controller);
+    if (this.server) controller.start();
+    return controller;
   }
 
   /** Stop renewing kube-controller-manager's Lease (it goes stale) while the controllers keep running. */

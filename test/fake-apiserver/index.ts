@@ -21,3 +21,5 @@ export { FAST, head, raw, sleep, statusOf, waitFor, watch } from './testkit.js';
 export type { Loose, RawOptions, RawResponse, WatchStream } from './testkit.js';
 export { silentServer } from './silent.js';
 export { HEALTHY_CONDITIONS } from './conditions.js';
+export { applicationBody, kustomizationBody, GITOPS_TYPES } from './gitops.js';
+export type { GitOpsFlavour } from './gitops.js';

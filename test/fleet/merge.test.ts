@@ -100,6 +100,8 @@ describe('merging cluster reports into one answer', () => {
     expect(worstOf(['forced', 'clean'])).toBe('forced');
     expect(worstOf(['stuck', 'error', 'forced'])).toBe('error');
     expect(worstOf(['error', 'unknown', 'clean'])).toBe('unknown');
+    expect(worstOf(['skipped', 'skipped'])).toBe('skipped');
+    expect(worstOf(['skipped', 'clean'])).toBe('clean');
   });
 
   test('outside a workflow, the context is what every report agrees on', () => {

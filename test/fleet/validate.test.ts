@@ -73,7 +73,7 @@ describe('a report file is checked before it is merged', () => {
     {
       name: 'a result no release writes',
       given: edited((r) => (r.result = 'fine')),
-      problem: /^not a complete report: "result" is "fine", not one of clean, forced, stuck, error$/,
+      problem: /^not a complete report: "result" is "fine", not one of skipped, clean, forced, stuck, error$/,
       cluster: 'eu',
     },
   ])('$name is named, with its problem', ({ given, problem, cluster }) => {

@@ -163,6 +163,23 @@ export class RecordingKube implements Kube {
     return 'patched';
   }
 
+  async patchSpec(
+    res: Res,
+    namespace: string,
+    name: string,
+    guard: { uid: string; resourceVersion: string },
+    spec: Record<string, unknown>,
+  ): Promise<'patched' | 'gone'> {
+    this.calls.push(
+      `PATCH ${label(res)} ${namespace}/${name} uid=${guard.uid} rv=${guard.resourceVersion} spec=${JSON.stringify(spec)}`,
+    );
+    const stored = this.objects.get(pathOf(res, namespace, name));
+    if (!stored) return 'gone';
+    this.check(label(res), name, stored.meta, guard);
+    stored.meta.resourceVersion = this.nextRv();
+    return 'patched';
+  }
+
   private patchNamespace(
     name: string,
     guard: { uid: string; resourceVersion: string },

@@ -5,6 +5,8 @@ export interface FakePull {
   state: 'open' | 'closed';
   merged_at?: string | null;
   closed_at?: string | null;
+  /** Label names; a query that asks for labels gets them (none when unset). */
+  labels?: string[];
 }
 
 /** A comment's author as GitHub records it. */
@@ -24,6 +26,10 @@ export type Misbehaviour = 'hang' | 'rate-limited' | 'endless-link' | 'huge' | '
 export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   readonly comments: { id: number; body: string; user: FakeUser }[] = [];
+  /** Repository permissions by login (`write`, `read`…); a login not here is no collaborator (404). */
+  readonly permissions = new Map<string, string>();
+  /** Reactions added to issue comments, in order. */
+  readonly reactions: { comment: number; content: string }[] = [];
   /**
    * Who the token belongs to. By default an installation token of the Actions app (the workflow's GITHUB_TOKEN):
    * `GET /user` refuses it, GraphQL `viewer` names the bot.
@@ -95,7 +101,7 @@ export class FakeGitHub {
     for (const [, alias, asked] of body.query.matchAll(/(\w+): pullRequest\(number: (\d+)\)/g)) {
       const n = Number(asked) + (how === 'swapped' ? 1 : 0);
       const p = this.pulls.get(n);
-      repository[alias!] = p ? graphqlNode(n, p) : null;
+      repository[alias!] = p ? graphqlNode(n, p, /labels\(first: \d+\)/.test(body.query)) : null;
       if (!p)
         errors.push({
           type: 'NOT_FOUND',
@@ -129,7 +135,20 @@ export class FakeGitHub {
     if (pull && req.method === 'GET') {
       const n = Number(pull[1]) + (how === 'swapped' ? 1 : 0);
       const p = this.pulls.get(n);
-      return p ? [200, { number: n, ...p }] : [404, { message: 'Not Found' }];
+      const labels = (p?.labels ?? []).map((name) => ({ name }));
+      return p ? [200, { number: n, ...p, labels }] : [404, { message: 'Not Found' }];
+    }
+    const permission = /\/collaborators\/([^/]+)\/permission$/.exec(url.pathname);
+    if (permission && req.method === 'GET') {
+      const login = decodeURIComponent(permission[1]!);
+      const p = this.permissions.get(login);
+      return p ? [200, { permission: p, role_name: p, user: { login } }] : [404, { message: 'Not Found' }];
+    }
+    const reaction = /\/issues\/comments\/(\d+)\/reactions$/.exec(url.pathname);
+    if (reaction && req.method === 'POST') {
+      const { content } = JSON.parse(await text(req)) as { content: string };
+      this.reactions.push({ comment: Number(reaction[1]), content });
+      return [201, { id: this.reactions.length, content }];
     }
     if (/\/issues\/\d+\/comments$/.test(url.pathname)) {
       if (req.method === 'GET' && how === 'endless-link') {
@@ -158,10 +177,13 @@ export class FakeGitHub {
   }
 }
 
-function graphqlNode(n: number, p: FakePull): object {
+function graphqlNode(n: number, p: FakePull, withLabels: boolean): object {
   const state = p.state === 'open' ? 'OPEN' : p.merged_at ? 'MERGED' : 'CLOSED';
   const url = `https://github.com/acme/shop/pull/${n}`;
-  return { number: n, state, closedAt: p.closed_at ?? null, mergedAt: p.merged_at ?? null, url };
+  const node = { number: n, state, closedAt: p.closed_at ?? null, mergedAt: p.merged_at ?? null, url };
+  if (!withLabels) return node;
+  const names = p.labels ?? [];
+  return { ...node, labels: { totalCount: names.length, nodes: names.map((name) => ({ name })) } };
 }
 
 /** A JSON array of comments that never ends: written as fast as the client reads, until it hangs up. */

@@ -1,5 +1,8 @@
 /** Test wiring for the GitHub client: a clock whose sleeps pass at once, and the real Octokit over nock. */
 import nock from 'nock';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 import type { GitHubLimits } from '../../src/github/client-state.js';
 import { createGitHub } from '../../src/github/create.js';
 import type { GitHubApi } from '../../src/github/port.js';
@@ -83,4 +86,22 @@ export function beforeEachNock(): void {
     nock.disableNetConnect();
   });
   afterEach(() => nock.cleanAll());
+}
+
+/**
+ * The event file of an `issue_comment` on pull request 42 of acme/shop, written in a new temp folder: `comment` is
+ * the comment as GitHub sends it (id, body, user…); its author association says OWNER, which nothing may trust.
+ */
+export function issueCommentEvent(comment: Record<string, unknown>, action = 'created'): string {
+  const path = join(tempDir('nt-comment-'), 'event.json');
+  const issue = {
+    number: 42,
+    title: 'Add cart',
+    pull_request: { html_url: 'https://github.com/acme/shop/pull/42' },
+  };
+  writeFileSync(
+    path,
+    JSON.stringify({ action, issue, comment: { author_association: 'OWNER', ...comment } }),
+  );
+  return path;
 }

@@ -176,3 +176,77 @@ describe('every write passes one guard', () => {
     expect(calls).toEqual(['listNamespaces', 'getRaw']);
   });
 });
+
+describe('the one write outside the targets: a GitOps owner this run read and verified', () => {
+  const KUSTOMIZATIONS = { group: 'kustomize.toolkit.fluxcd.io', version: 'v1', resource: 'kustomizations' };
+  const GRANT = {
+    group: KUSTOMIZATIONS.group,
+    resource: KUSTOMIZATIONS.resource,
+    namespace: 'flux-system',
+    name: 'preview-pr-1',
+    uid: 'ks-uid',
+    targets: ['pr-1'],
+  };
+  const guard = { uid: 'ks-uid', resourceVersion: '4' };
+  const OWNER_ROWS: {
+    name: string;
+    write: Write;
+    grants?: (typeof GRANT)[];
+    reads?: (NamespaceState | undefined)[];
+    expect: 'sent' | RegExp;
+  }[] = [
+    {
+      name: 'suspend: the spec patch of the granted owner under its UID',
+      write: (k) => k.patchSpec(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard, { suspend: true }),
+      expect: 'sent',
+    },
+    {
+      name: 'delete: the granted owner under its UID',
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { uid: 'ks-uid' }),
+      expect: 'sent',
+    },
+    {
+      name: 'the same owner under another UID (deleted and created again since it was read)',
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { uid: 'new-uid' }),
+      expect:
+        /DELETE of kustomizations flux-system\/preview-pr-1 not sent: namespace "flux-system" is not a target/,
+    },
+    {
+      name: 'a spec patch of an owner no grant names',
+      write: (k) => k.patchSpec(KUSTOMIZATIONS, 'flux-system', 'platform', guard, { suspend: true }),
+      expect:
+        /PATCH of kustomizations flux-system\/platform not sent: it is no GitOps owner this run read and verified/,
+    },
+    {
+      name: 'an owner that also targets a namespace outside the targets',
+      write: (k) => k.patchSpec(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard, { suspend: true }),
+      grants: [{ ...GRANT, targets: ['pr-1', 'shared-db'] }],
+      expect: /not sent: it also targets namespace "shared-db", which is not a target of this run/,
+    },
+    {
+      name: 'an owner whose target namespace was read recreated under another UID',
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { uid: 'ks-uid' }),
+      reads: [ns({ uid: 'someone-else' })],
+      expect: /not sent: namespace "pr-1" is now another one/,
+    },
+    {
+      name: 'a spec patch inside a target: never (only owners are patched)',
+      write: (k) => k.patchSpec(KIALIS, 'pr-1', 'kiali', { uid: 'obj', resourceVersion: '3' }, {}),
+      expect: /PATCH of kialis pr-1\/kiali not sent: it is no GitOps owner/,
+    },
+  ];
+
+  test.each(OWNER_ROWS)('$name', async ({ write, grants = [GRANT], reads = [], expect: expected }) => {
+    const { kube, calls } = recording([...reads]);
+    const guarded = guardWrites(kube, [ns()], grants);
+    for (let i = 0; i < reads.length; i++) await guarded.getNamespace('pr-1');
+    const sent = (): string[] => calls.filter((c) => c !== 'getNamespace');
+    if (expected === 'sent') {
+      await write(guarded);
+      expect(sent()).toHaveLength(1);
+    } else {
+      await expect(write(guarded)).rejects.toThrow(expected);
+      expect(sent()).toEqual([]);
+    }
+  });
+});

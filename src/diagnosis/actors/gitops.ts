@@ -33,7 +33,7 @@ const TRACKING: { name: string; namespace?: string; kind: GitOpsOwner['kind'] }[
 const ref = (o: GitOpsOwner): string => `${o.kind} ${o.namespace}/${o.name}`;
 
 /** Why `o` would bring `ns` back: it applies the Namespace object, creates it, or the namespace carries its label. */
-function linkOf(o: GitOpsOwner, ns: string, labels: Record<string, string>): string | undefined {
+export function linkOf(o: GitOpsOwner, ns: string, labels: Record<string, string>): string | undefined {
   if (o.createsNamespace.includes(ns)) {
     const how =
       o.kind === 'Kustomization'

@@ -41,6 +41,7 @@ const line = (c: Json | undefined): string | undefined =>
 function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resource: string) {
   const m = obj(obj(o).metadata);
   const deleting = str(m.deletionTimestamp);
+  const [uid, resourceVersion, apiVersion] = [str(m.uid), str(m.resourceVersion), str(obj(o).apiVersion)];
   return {
     kind,
     group,
@@ -48,6 +49,10 @@ function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resourc
     namespace: str(m.namespace) ?? '',
     name: str(m.name) ?? '',
     ...(deleting ? { deleting } : {}),
+    ...(uid ? { uid } : {}),
+    ...(resourceVersion ? { resourceVersion } : {}),
+    ...(apiVersion ? { apiVersion } : {}),
+    finalizers: strs(m.finalizers),
   };
 }
 
@@ -57,7 +62,8 @@ function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resourc
  */
 export function toKustomization(o: unknown): GitOpsOwner {
   const spec = obj(obj(o).spec);
-  const entries = arr(obj(obj(obj(o).status).inventory).entries).flatMap((e) => {
+  const inventory = obj(obj(o).status).inventory;
+  const entries = arr(obj(inventory).entries).flatMap((e) => {
     const parts = (str(obj(e).id) ?? '').split('_');
     return parts.length === 4 ? [{ namespace: parts[0]!, name: parts[1]!, kind: parts[3]! }] : [];
   });
@@ -73,6 +79,9 @@ export function toKustomization(o: unknown): GitOpsOwner {
     ...ownerBase(o, 'Kustomization', 'kustomize.toolkit.fluxcd.io', 'kustomizations'),
     targets: dedupe(targets),
     createsNamespace: entries.filter((e) => e.kind === 'Namespace' && e.namespace === '').map((e) => e.name),
+    prune: spec.prune === true,
+    objects: entries.length,
+    ...(inventory === undefined || inventory === null ? { reachUnread: 'it has no status.inventory' } : {}),
     ...(spec.suspend === true ? { paused: 'spec.suspend: true' } : {}),
     ...(ready ? { ready } : {}),
   };
@@ -127,6 +136,8 @@ export function toApplication(o: unknown): GitOpsOwner {
     ...(policy.automated === undefined || policy.automated === null
       ? { paused: 'no spec.syncPolicy.automated: it applies only when someone syncs it' }
       : {}),
+    objects: resources.length,
+    ...(status.resources === undefined ? { reachUnread: 'it has no status.resources' } : {}),
     ...(reconciledAt ? { reconciledAt } : {}),
     ...(sync ? { ready: `sync=${sync}` } : {}),
     ...(owner ? { generatedBy: `ApplicationSet ${str(owner.name) ?? ''}` } : {}),

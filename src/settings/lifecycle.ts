@@ -1,0 +1,87 @@
+/** The lifecycle's inputs → LifecycleSettings: keep label, max age, comment command, GitOps owner policy. Pure. */
+import { Inputs } from './action-names.js';
+import { ACTION_NAMING, Problems, type Naming } from './naming.js';
+import { parseDuration } from '../shared/duration.js';
+import { ConfigError } from '../shared/errors.js';
+import { GITOPS_OWNER_POLICIES, type GitopsOwnerPolicy, type LifecycleSettings } from '../model/lifecycle.js';
+
+type Read = (name: string) => string;
+
+/** GitHub's longest label name. */
+const MAX_LABEL = 50;
+/** The longest `max-age`: a year; a longer one is more likely a typo than a policy. */
+const MAX_AGE_LIMIT_MS = 366 * 24 * 3_600_000;
+
+/** What a run does when the lifecycle inputs could not be read (the error is reported, the run does not start). */
+export const NO_LIFECYCLE: LifecycleSettings = {
+  keepLabel: undefined,
+  maxAgeMs: undefined,
+  command: '/teardown',
+  gitopsOwners: 'report',
+};
+
+function readKeepLabel(read: Read, n: Naming): string | undefined {
+  const raw = read(Inputs.keepLabel);
+  const label = raw.trim();
+  if (label === '') return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (label.length > MAX_LABEL || /[\u0000-\u001f\u007f]/.test(label) || raw.includes('\n'))
+    throw new ConfigError(
+      `${n.input(Inputs.keepLabel)} is "${label.slice(0, 80)}"; allowed: one GitHub label name (at most ${MAX_LABEL} characters, one line), or empty for none.`,
+      Inputs.keepLabel,
+    );
+  return label;
+}
+
+function readMaxAge(read: Read, n: Naming): number | undefined {
+  const raw = read(Inputs.maxAge).trim();
+  if (raw === '') return undefined;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms === 0 || ms > MAX_AGE_LIMIT_MS)
+    throw new ConfigError(
+      `${n.input(Inputs.maxAge)} is "${raw}"; allowed: a duration from 1m to 366d, e.g. 72h or 7d, or empty for none.`,
+      Inputs.maxAge,
+    );
+  return ms;
+}
+
+function readCommand(read: Read, n: Naming): string {
+  const raw = read(Inputs.commentCommand).trim() || '/teardown';
+  if (!/^\/[a-z][a-z0-9-]{0,39}$/.test(raw))
+    throw new ConfigError(
+      `${n.input(Inputs.commentCommand)} is "${raw.slice(0, 80)}"; allowed: a slash and a lower-case word, e.g. /teardown.`,
+      Inputs.commentCommand,
+    );
+  return raw;
+}
+
+function readGitopsOwners(read: Read, n: Naming): GitopsOwnerPolicy {
+  const raw = read(Inputs.gitopsOwners).trim() || 'report';
+  if (!(GITOPS_OWNER_POLICIES as readonly string[]).includes(raw))
+    throw new ConfigError(
+      `${n.input(Inputs.gitopsOwners)} is "${raw}"; allowed: ${GITOPS_OWNER_POLICIES.join(', ')}.`,
+      Inputs.gitopsOwners,
+    );
+  return raw as GitopsOwnerPolicy;
+}
+
+/** Read the lifecycle inputs, every problem at once; `max-age` needs the sweep, the scheduled cleanup it acts in. */
+export function readLifecycle(read: Read, sweep: boolean, n: Naming = ACTION_NAMING): LifecycleSettings {
+  const p = new Problems();
+  const maxAgeMs = p.take(() => readMaxAge(read, n), undefined);
+  if (maxAgeMs !== undefined && !sweep)
+    p.take(() => {
+      throw new ConfigError(
+        `${n.input(Inputs.maxAge)} is "${read(Inputs.maxAge).trim()}" but ${n.ref(Inputs.sweep)} is off; max-age acts in the sweep (${n.setting(Inputs.sweep, 'plan')} or on), the scheduled cleanup.`,
+        Inputs.maxAge,
+      );
+    }, undefined);
+  const settings = {
+    keepLabel: p.take(() => readKeepLabel(read, n), undefined),
+    maxAgeMs,
+    command: p.take(() => readCommand(read, n), '/teardown'),
+    gitopsOwners: p.take(() => readGitopsOwners(read, n), 'report' as const),
+  };
+  p.throwAny();
+  return settings;
+}

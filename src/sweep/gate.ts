@@ -1,0 +1,126 @@
+/**
+ * Whether a run started by a pull request or a comment may delete: the commenter's write access and the pull
+ * request's keep label, both read from GitHub in this run. Anything that cannot be read keeps the preview.
+ */
+import type { GitHubApi } from '../github/port.js';
+import { canWrite, permissionOf } from '../github/permission.js';
+import { getPullState } from '../github/pulls.js';
+import { react } from '../github/reactions.js';
+import type { LifecycleReport } from '../model/lifecycle.js';
+import type { RepoRef } from '../model/pulls.js';
+import type { CommentEvent, RunContext } from '../model/run.js';
+import type { Settings } from '../settings/settings.js';
+import { messageOf } from '../shared/errors.js';
+import type { Logger } from '../shared/ports.js';
+import { hasLabel } from './decide.js';
+
+/** What the gate asks GitHub through. */
+export interface GateDeps {
+  github: () => Promise<GitHubApi>;
+  logger: Logger;
+}
+
+/** Nothing deleted, and why; `unread` when GitHub could not be read (the check then fails). */
+const skip = (why: string, rest: Partial<LifecycleReport> = {}, unread = false): LifecycleReport => ({
+  skipped: { why, ...(unread ? { unread } : {}) },
+  ...rest,
+});
+
+function repoOf(context: RunContext): RepoRef | undefined {
+  const [owner, repo] = (context.repository ?? '').split('/');
+  return owner && repo ? { owner, repo } : undefined;
+}
+
+/** Why a comment does not ask for a teardown at all (no answer is written); undefined when it does. Pure. */
+export function notARequest(comment: CommentEvent, command: string): string | undefined {
+  if (comment.action !== 'created')
+    return `the comment was ${comment.action || 'changed'}, not created: only a new comment asks for a teardown`;
+  if (!comment.onPullRequest) return `#${comment.issue} is an issue, not a pull request`;
+  if (comment.firstWord !== command) return `the comment does not start with ${command}`;
+  if (comment.userType === 'Bot' || /\[bot\]$/i.test(comment.login))
+    return `the comment is by a bot (${comment.login}); only people ask for a teardown`;
+  return undefined;
+}
+
+/** The keep label on the pull request, read from the API (an event's labels may be stale). */
+async function keepCheck(
+  api: GitHubApi,
+  repo: RepoRef,
+  pr: number,
+  keepLabel: string,
+): Promise<LifecycleReport['skipped']> {
+  const pull = await getPullState(api, repo, pr);
+  if (pull.state === 'unknown')
+    return { why: `PR #${pr} could not be read (${pull.error}): its preview is kept`, unread: true };
+  if (pull.state === 'missing') return { why: `PR #${pr} was not found: its preview is kept`, unread: true };
+  if (pull.labels === undefined)
+    return { why: `the labels of PR #${pr} could not be read: its preview is kept`, unread: true };
+  if (hasLabel(pull.labels, keepLabel))
+    return { why: `kept by label ${keepLabel} on #${pr}`, keptBy: { label: keepLabel, pr } };
+  return undefined;
+}
+
+/** The commenter's permission, and 👀 on the comment once it allows the teardown. */
+async function commentCheck(
+  api: GitHubApi,
+  repo: RepoRef,
+  comment: CommentEvent,
+  settings: Settings,
+  logger: Logger,
+): Promise<LifecycleReport> {
+  const found = await permissionOf(api, repo, comment.login);
+  const request = { login: comment.login, url: comment.url, ...('permission' in found ? found : {}) };
+  const command = settings.lifecycle.command;
+  if ('error' in found)
+    return skip(
+      `the permission of @${comment.login} could not be read (${found.error}); ${command} needs write`,
+      { request },
+      true,
+    );
+  if (!canWrite(found))
+    return skip(
+      `@${comment.login} has ${found.permission} access to ${repo.owner}/${repo.repo}; ${command} needs write`,
+      {
+        request,
+      },
+    );
+  try {
+    await react(api, repo, comment.id, 'eyes');
+  } catch (error) {
+    logger.warning(`${command}: could not react on the comment: ${messageOf(error)}`);
+  }
+  return { request };
+}
+
+/**
+ * The gate before any cluster call: undefined when none applies (no pull request, no comment, no keep label, or a
+ * run that deletes nothing); `skipped` when nothing may be deleted, and why; `request` when a comment asked.
+ */
+export async function gateRun(
+  settings: Settings,
+  deps: GateDeps,
+  context: RunContext,
+): Promise<LifecycleReport | undefined> {
+  const comment = context.comment;
+  const keepLabel = settings.lifecycle.keepLabel;
+  const deletes = settings.delete && !settings.sweep;
+  if (!comment && (!context.pullRequest || keepLabel === undefined || !deletes)) return undefined;
+  if (comment) {
+    const why = notARequest(comment, settings.lifecycle.command);
+    if (why) return skip(why);
+  }
+  const repo = repoOf(context);
+  if (!repo || settings.githubToken === undefined)
+    return skip(
+      'the repository or the GitHub token is unknown, so the pull request could not be read',
+      {},
+      true,
+    );
+  const api = await deps.github();
+  const asked = comment ? await commentCheck(api, repo, comment, settings, deps.logger) : {};
+  if (asked.skipped) return asked;
+  const pr = comment?.issue ?? context.pullRequest!.number;
+  const kept = deletes && keepLabel !== undefined ? await keepCheck(api, repo, pr, keepLabel) : undefined;
+  if (kept) return { ...asked, skipped: kept };
+  return comment ? asked : undefined;
+}
