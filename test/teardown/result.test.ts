@@ -1,4 +1,4 @@
-import type { Finding } from '../../src/diagnosis/types.js';
+import type { Finding } from '../../src/model/findings.js';
 import { failuresOf, resultOf } from '../../src/teardown/run.js';
 import { targetReport } from '../helpers/reports.js';
 
