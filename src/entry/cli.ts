@@ -14,6 +14,7 @@ import { pullRequestOf, readRunContext } from './context.js';
 import { lazyGitHub, runOnCluster } from './engine.js';
 import { CLI_NAMING } from './flags.js';
 import { helpText, parseFlags, type FlagValues } from './parse-flags.js';
+import pkg from '../../package.json' with { type: 'json' };
 import { chooseOutput, renderOutput, type OutputChoice } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus, type Status } from './status.js';
@@ -93,6 +94,10 @@ export async function cli(argv: string[]): Promise<number> {
     const values = parseFlags(argv, problems);
     if (values.help) {
       process.stdout.write(`${helpText()}\n`);
+      return 0;
+    }
+    if (values.version) {
+      process.stdout.write(`namespace-teardown ${pkg.version}\n`);
       return 0;
     }
     const { settings, output, kubeconfig } = prepare(values, problems);

@@ -152,6 +152,7 @@ export const CLI_FLAGS = {
     help: 'text (default) | json | markdown (the job summary)',
   },
   help: { kind: 'switch', short: 'h', help: 'this text' },
+  version: { kind: 'switch', help: 'print the version and exit' },
 } as const satisfies Record<string, Flag>;
 
 /** A flag's name on the command line. */

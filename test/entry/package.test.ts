@@ -74,6 +74,15 @@ describe('the packed command line', () => {
     expect(help.stdout).toContain('      --force-delete-pods MODE');
   });
 
+  test('--version prints the version of the installed package', async () => {
+    const path = [dirname(process.execPath), process.env.PATH].join(delimiter);
+    const version = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
+    const said = await run(bin, ['--version'], { path });
+    expect(said).toEqual(
+      expect.objectContaining({ code: 0, stderr: '', stdout: `namespace-teardown ${version}\n` }),
+    );
+  });
+
   (OLD_NODE ? test : test.skip)(
     'under an older Node: exit 2 and the npx command that runs it with Node 24',
     async () => {
