@@ -135,8 +135,22 @@ function causeLines(cause: Cause, n: number, o: TextOptions, paint: Paint): stri
     lines.push(...text(`Last resort, not the fix — ${cause.lastResort.risk}`, 'yellow'));
     lines.push('', ...commandLines(cause.lastResort.command, inner), '');
   }
-  if (v.remedy.policy) lines.push(...text(`Allowed forcing: ${v.remedy.policy}`, 'dim'));
+  if (v.remedy.policy)
+    lines.push(...text(`The command line can do this itself: ${policyFlags(v.remedy.policy)}`, 'dim'));
   return lines;
+}
+
+/**
+ * A force policy in the action's words (`force-finalizers: a, b`, `force-finalize-namespace: true`) as the command
+ * line's flags, with the `--force on` every one of them needs.
+ */
+function policyFlags(policy: string): string {
+  const m = /^([a-z-]+): (.+)$/.exec(policy);
+  if (!m) return policy;
+  const value = m[2]!.split(/,\s*/).join(',');
+  // A glob (`kiali.io/*`) is quoted, so a shell passes it as typed.
+  const arg = /^[\w./,:=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+  return `--force on --${m[1]}${value === 'true' ? '' : ` ${arg}`}`;
 }
 
 function forcingLines(report: RunReport, o: TextOptions): string[] {

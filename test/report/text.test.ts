@@ -108,6 +108,22 @@ describe('the terminal rendering', () => {
     }
   });
 
+  test('the forcing that would be allowed is said in flags, as the command line takes it', () => {
+    const lines = renderText(many, { width: 120, color: false }).split('\n');
+    expect(lines).toContain(
+      '   The command line can do this itself: --force on --force-finalizers kiali.io/finalizer',
+    );
+    expect(lines.join('\n')).not.toContain('force-finalizers: kiali.io/finalizer');
+    // A glob is quoted, so a shell passes it as typed.
+    const glob = leaked('pr-7');
+    glob.remedy = { ...glob.remedy, policy: 'force-finalizers: kiali.io/*, example.com/x' };
+    const one = renderText(report([target('pr-7', { outcome: 'stuck', findings: [glob] })]), {
+      width: 120,
+      color: false,
+    });
+    expect(one).toContain("--force on --force-finalizers 'kiali.io/*,example.com/x'");
+  });
+
   test('colour only when asked: the same words either way', () => {
     const plain = renderText(many, { width: 120, color: false });
     const coloured = renderText(many, { width: 120, color: true });
