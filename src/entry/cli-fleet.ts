@@ -26,13 +26,16 @@ const CLOSE_MARGIN_MS = 5_000;
 /** The contexts of a `--context` value: one (the usual run) or several separated by commas, each once. */
 export function contextsOf(flag: unknown): string[] {
   if (typeof flag !== 'string') return [];
-  const contexts = flag
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
+  const contexts = flag.split(',').map((c) => c.trim());
+  // `a,` would run the one context named "a," (there is none): an empty name is a typo, said before any call.
+  if (contexts.length > 1 && contexts.includes(''))
+    throw new ConfigError(
+      `--context is ${JSON.stringify(flag)}: an empty context name; list contexts as a,b,c.`,
+      'context',
+    );
   const twice = contexts.find((c, i) => contexts.indexOf(c) !== i);
   if (twice !== undefined) throw new ConfigError(`--context names "${twice}" twice.`, 'context');
-  return contexts;
+  return contexts.filter(Boolean);
 }
 
 /** What the CLI has parsed and set up before the clusters are called. */
