@@ -12,6 +12,7 @@ import {
 } from '../model/fleet.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import type { FailOn } from '../settings/settings.js';
+import { unreadPulls } from '../sweep/unread.js';
 import { failuresOf } from '../teardown/run.js';
 import { clusterNameOf } from './identity.js';
 import type { Checked } from './validate.js';
@@ -84,9 +85,10 @@ function clusterFailures(c: FleetCluster, failOn: FailOn): string[] {
   if (failOn === 'never') return [];
   if (!c.report) return [`${c.name}: unknown, ${c.why ?? NO_REPORT}`];
   const r = c.report;
-  return failuresOf({ failOn, sweep: r.sweep }, r.targets, { error: r.error, cancelled: r.cancelled }).map(
-    (f) => `${c.name}: ${f}`,
-  );
+  return [
+    ...failuresOf({ failOn, sweep: r.sweep }, r.targets, { error: r.error, cancelled: r.cancelled }),
+    ...unreadPulls(failOn, r.sweep?.entries ?? []),
+  ].map((f) => `${c.name}: ${f}`);
 }
 
 /** Merge the reports found into the fleet's one answer. */

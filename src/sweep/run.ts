@@ -12,6 +12,7 @@ import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
+import { unreadPulls } from './unread.js';
 import { candidateSelector } from '../settings/sweep.js';
 import { webUrl } from '../shared/urls.js';
 import type { Decision, SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
@@ -170,5 +171,6 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
     githubFallback: asked.fallback,
     entries,
   };
-  return { ...report, sweep: summary };
+  const unread = unreadPulls(settings.failOn, entries);
+  return { ...report, failures: [...report.failures, ...unread], sweep: summary };
 }
