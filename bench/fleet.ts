@@ -178,7 +178,7 @@ export function renderFleet(r: FleetResult): string {
 cluster reports of ${r.perCluster} namespaces each (${(r.clusters * r.perCluster).toLocaleString('en-US')} targets, ${r.stuckPerCluster} per cluster held by a leaked
 finalizer: one real run's report against the fake API server, written once per cluster under its own name), one
 directory per artifact as \`actions/download-artifact\` lays them out. Peak RSS is the merge process's own
-(\`process.resourceUsage().maxRSS\` at exit).`;
+(VmHWM from \`/proc/self/status\` at exit: the child's \`maxRSS\` carries its parent's RSS from before exec).`;
   if (r.skipped) return `${head}\n\nNot measured: ${r.skipped}.`;
   const rows = r.samples.map(
     (s) =>

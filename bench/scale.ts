@@ -187,8 +187,9 @@ export function renderScale(r: ScaleResult): string {
 
 **Setup.** \`node dist/index.js\` started as a runner starts it (inputs in the environment), against the fake API
 server in the bench's worker thread, ${r.latencyMs} ms latency, the real namespace controller's timing (first pass after
-5 s). Peak RSS is the action process's own (\`process.resourceUsage().maxRSS\` at exit). From 64 waits on, one watch and
-one paged list of all namespaces serve every wait; requests in flight are bounded to 32 (watches apart).`;
+5 s). Peak RSS is the action process's own (VmHWM from \`/proc/self/status\` at exit: the child's \`maxRSS\`
+carries its parent's RSS from before exec). From 64 waits on, one watch and one paged list of all namespaces serve
+every wait; requests in flight are bounded to 32 (watches apart).`;
   if (r.skipped) return `${head}\n\nNot measured: ${r.skipped}.`;
   const rows = r.samples.map((s) => {
     const rss = s.peakRssBytes === undefined ? '—' : `${(s.peakRssBytes / MiB).toFixed(0)} MiB`;
