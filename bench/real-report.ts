@@ -158,8 +158,10 @@ export function realTargets(r: RealResult): Target[] {
     {
       id: 'real-targeted-requests',
       name: 'Real server 1.20: big namespace after the controller pass, targeted scan requests, same findings as the full scan',
-      goal: '≤ 15 requests, identical findings',
-      pass: s && t0 ? t0.req <= 15 && ok && s.sameFindings : undefined,
+      // 1.20 serves no aggregated discovery: its /apis plus one request per named group stand for the one
+      // aggregated /apis a current server answers; the rest is held to the fake's goal.
+      goal: '≤ 15 requests, legacy discovery counted as the one aggregated /apis request; identical findings',
+      pass: s && t0 ? t0.req - t0.disc + 1 <= 15 && ok && s.sameFindings : undefined,
       measured:
         s && t0
           ? `${count(t0.req)} requests, ${count(t0.disc)} of them legacy discovery: /apis and each named group (1.20 has no aggregated discovery; a server with it would need ${count(t0.req - t0.disc + 1)}); full scan ${count(med(s.full, (x) => x.requests))}; findings ${s.sameFindings ? 'identical' : 'DIFFER'}${note}`
