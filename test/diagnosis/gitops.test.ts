@@ -110,6 +110,33 @@ describe('GitOps owners that bring a namespace back', () => {
     ]);
   });
 
+  test('an owner that also applies another namespace: no command that would stop it there too', () => {
+    const app = application();
+    app.status.resources.push({
+      group: '',
+      version: 'v1',
+      kind: 'Service',
+      namespace: 'shared-db',
+      name: 'db',
+    });
+    const [f] = willRecreate(view([toApplication(app)]));
+    expect(f).toMatchObject({ verdict: 'will-recreate', severity: 'error' });
+    // Turning off its automated sync would stop it in shared-db as well: only a command that looks.
+    expect(f!.remedy.commands).toEqual(['kubectl get applications.argoproj.io preview-7 -n argocd -o yaml']);
+    expect(f!.remedy.note).toMatch(
+      /^Application argocd\/preview-7 also applies shared-db: suspending or deleting it would stop or remove what it applies there too; remove preview-7 from its source/,
+    );
+  });
+
+  test('an owner whose reach could not be read (no status.resources): no such command either', () => {
+    const app: Record<string, unknown> = application();
+    const { resources: _, ...status } = app.status as Record<string, unknown>;
+    const [f] = willRecreate(view([toApplication({ ...app, status })]));
+    expect(f).toMatchObject({ verdict: 'will-recreate' });
+    expect(f!.remedy.commands).toEqual(['kubectl get applications.argoproj.io preview-7 -n argocd -o yaml']);
+    expect(f!.remedy.note).toMatch(/it has no status\.resources, so what else it applies could not be read/);
+  });
+
   test('a Kustomization tied only by the label it put on the namespace is an owner too', () => {
     const k = toKustomization({
       metadata: { name: 'previews', namespace: 'flux-system' },

@@ -34,6 +34,11 @@ export interface Actor {
   namespace?: string;
   /** The workload, for commands (`kubectl logs`). */
   workload?: WorkloadState;
+  /**
+   * A GitOps owner's reach beyond this namespace: the other namespaces it applies, or why that could not be read.
+   * Stopping such an owner stops it there too, so no remedy does that.
+   */
+  beyond?: { namespaces: string[]; unread?: string };
 }
 
 /** What the run read about the actors of one blocker: who, and what it could not read (then the verdict is unknown). */

@@ -12,25 +12,49 @@ import { actorRecord } from './owner-verdict.js';
 
 const ID: RuleId = 'will-recreate';
 
-/** The command that stops an owner from applying again: suspend it (Flux), or turn off its automated sync (Argo CD). */
+const RESOURCES: Record<string, string> = {
+  Kustomization: 'kustomizations.kustomize.toolkit.fluxcd.io',
+  HelmRelease: 'helmreleases.helm.toolkit.fluxcd.io',
+  Application: 'applications.argoproj.io',
+  ApplicationSet: 'applicationsets.argoproj.io',
+};
+
+/**
+ * The command that stops an owner from applying again: suspend it (Flux), or turn off its automated sync (Argo CD).
+ * An owner that also applies elsewhere, or whose reach could not be read, would stop there too: only a look at it.
+ */
 function stopCommand(a: Actor): string {
   const [kind = '', where = ''] = a.name.split(' ');
   const [namespace = '', name = ''] = where.split('/');
-  const patch = (resource: string, body: string): string =>
+  const resource = RESOURCES[kind] ?? kind;
+  const patch = (body: string): string =>
     shellCommand('kubectl', 'patch', resource, name, '-n', namespace, '--type=merge', '-p', body);
-  if (kind === 'Kustomization')
-    return patch('kustomizations.kustomize.toolkit.fluxcd.io', '{"spec":{"suspend":true}}');
-  if (kind === 'HelmRelease')
-    return patch('helmreleases.helm.toolkit.fluxcd.io', '{"spec":{"suspend":true}}');
-  if (kind === 'Application')
-    return patch('applications.argoproj.io', '{"spec":{"syncPolicy":{"automated":null}}}');
-  return shellCommand('kubectl', 'get', 'applicationsets.argoproj.io', name, '-n', namespace, '-o', 'yaml');
+  if (a.beyond || kind === 'ApplicationSet')
+    return shellCommand('kubectl', 'get', resource, name, '-n', namespace, '-o', 'yaml');
+  if (kind === 'Application') return patch('{"spec":{"syncPolicy":{"automated":null}}}');
+  return patch('{"spec":{"suspend":true}}');
+}
+
+/** Why no command stops `a`: what else it applies, so stopping it would stop that too. */
+function beyondNote(a: Actor, ns: string): string | undefined {
+  if (!a.beyond) return undefined;
+  const what = a.beyond.unread
+    ? `${a.beyond.unread}, so what else it applies could not be read`
+    : `also applies ${a.beyond.namespaces.join(', ')}`;
+  return `${a.name} ${what}: suspending or deleting it would stop or remove what it applies there too; remove ${ns} from its source (the generator, the Git path) instead.`;
 }
 
 const NOTE =
   'The owner goes first: remove the preview from its source (the generator, the Git path), or delete the owner ' +
   '(with prune it deletes what it applied, the namespace included) — deleting the namespace alone is undone at its ' +
-  'next reconcile. Suspending it, as below, stops it from applying again until it is resumed.';
+  'next reconcile.';
+const SUSPEND = 'Suspending it, as below, stops it from applying again until it is resumed.';
+
+/** The remedy's note: what stops the owners, after whatever keeps a command from stopping one. */
+function noteFor(actors: readonly Actor[], ns: string): string {
+  const stops = actors.some((a) => !a.beyond && !a.name.startsWith('ApplicationSet '));
+  return [...actors.flatMap((a) => beyondNote(a, ns) ?? []), NOTE, ...(stops ? [SUSPEND] : [])].join(' ');
+}
 
 /** Whether a finding of a target says a live owner brings it back. */
 export const recreatesIt = (f: Pick<Finding, 'verdict'>): boolean => f.verdict === 'will-recreate';
@@ -68,7 +92,7 @@ export function willRecreate(s: GitOpsView): Finding[] {
         verdict: 'will-recreate',
         summary: `namespace ${ns} will be recreated: ${lead.name} is alive and applies it again once it is gone`,
         causeSummary: `will be recreated: ${lead.name} is alive and applies it again once it is gone`,
-        remedy: { commands: live.map(stopCommand), note: NOTE },
+        remedy: { commands: live.map(stopCommand), note: noteFor(live, ns) },
       },
     ];
   const word = unknown.length > 0 ? 'unknown' : 'down';
@@ -82,7 +106,7 @@ export function willRecreate(s: GitOpsView): Finding[] {
       severity: word === 'unknown' ? 'warning' : 'notice',
       verdict: word === 'unknown' ? 'unknown' : 'down',
       summary,
-      remedy: { commands: word === 'unknown' ? [stopCommand(lead)] : [], note: NOTE },
+      remedy: { commands: word === 'unknown' ? [stopCommand(lead)] : [], note: noteFor([lead], ns) },
     },
   ];
 }
