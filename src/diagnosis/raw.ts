@@ -64,8 +64,9 @@ export function readyAddresses(slices: unknown[]): number {
 /** The webhooks of one configuration that intercept DELETE; others are dropped. */
 export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState[] {
   const configuration = str(meta(o).name) ?? '';
-  return arr(obj(o).webhooks).flatMap((raw) => {
-    const w = obj(raw);
+  const all = arr(obj(o).webhooks).map(obj);
+  const served = all.map((w) => ({ name: str(w.name) ?? '', served: servedBy(obj(w.clientConfig)) }));
+  return all.flatMap((w, index) => {
     const deleteResources = arr(w.rules).flatMap((r) => deleteTargets(obj(r)));
     if (deleteResources.length === 0) return [];
     const client = obj(w.clientConfig);
@@ -80,9 +81,20 @@ export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState
         deleteResources: [...new Set(deleteResources)].sort(),
         service: svc && { namespace: str(svc.namespace) ?? '', name: str(svc.name) ?? '' },
         url: str(client.url),
+        index,
+        siblings: served.filter((_, i) => i !== index),
       },
     ];
   });
+}
+
+/** Where a webhook is served: `service namespace/name`, `url …`, or `(no clientConfig)`. */
+export function servedBy(client: Json): string {
+  if (client.service) {
+    const svc = obj(client.service);
+    return `service ${str(svc.namespace) ?? ''}/${str(svc.name) ?? ''}`;
+  }
+  return client.url ? `url ${str(client.url)}` : '(no clientConfig)';
 }
 
 function deleteTargets(rule: Json): string[] {

@@ -2,6 +2,7 @@ import type { NamespaceState } from '../model/cluster.js';
 import { resourceName } from './refs.js';
 import { shellCommand, shellQuote } from './shell.js';
 import type { Leftover } from '../model/findings.js';
+import type { WebhookState } from './types.js';
 
 type PatchOp = { op: 'test'; path: string; value: string } | { op: 'remove'; path: string };
 
@@ -108,3 +109,52 @@ export function forceFinalizersPolicy(finalizers: readonly string[]): string {
 
 /** The setting that would allow PUTting the namespace to `/finalize`. */
 export const FORCE_FINALIZE_NAMESPACE_POLICY = 'force-finalize-namespace: true';
+
+/** Where `w` is served, in the words of its siblings' `served`. */
+const servedOf = (w: WebhookState): string =>
+  w.service
+    ? `service ${w.service.namespace}/${w.service.name}`
+    : w.url
+      ? `url ${w.url}`
+      : '(no clientConfig)';
+
+/** The webhooks of `w`'s configuration that `hooks` does not cover: served elsewhere, so possibly up. */
+export function otherWebhooks(w: WebhookState, hooks: readonly WebhookState[]): string[] {
+  const down = new Set(hooks.filter((h) => h.configuration === w.configuration).map(servedOf));
+  return w.siblings.filter((s) => !down.has(s.served)).map((s) => s.name);
+}
+
+/**
+ * The commands that clear broken webhooks: a configuration whose every webhook is served where these are (read
+ * down) is deleted; one that also holds webhooks served elsewhere keeps them, and a JSON patch removes only these,
+ * each by its index after a test of its name (highest first, so the others' indexes hold).
+ */
+export function removeWebhooksCommands(hooks: readonly WebhookState[]): string[] {
+  const byConfig = new Map<string, WebhookState[]>();
+  for (const w of hooks)
+    byConfig.set(`${w.kind}/${w.configuration}`, [
+      ...(byConfig.get(`${w.kind}/${w.configuration}`) ?? []),
+      w,
+    ]);
+  return [...byConfig.values()].map((group) => {
+    const first = group[0]!;
+    const kind = first.kind.toLowerCase();
+    if (otherWebhooks(first, group).length === 0)
+      return shellCommand('kubectl', 'delete', kind, first.configuration);
+    const ops = [...new Map(group.map((w) => [w.index, w])).values()]
+      .sort((a, b) => b.index - a.index)
+      .flatMap((w) => [
+        { op: 'test', path: `/webhooks/${w.index}/name`, value: w.name },
+        { op: 'remove', path: `/webhooks/${w.index}` },
+      ]);
+    return shellCommand(
+      'kubectl',
+      'patch',
+      kind,
+      first.configuration,
+      '--type=json',
+      '-p',
+      JSON.stringify(ops),
+    );
+  });
+}

@@ -25,6 +25,10 @@ export interface WebhookState {
   service?: { namespace: string; name: string };
   url?: string;
   backing?: { serviceExists: boolean; readyEndpoints: number };
+  /** Its place in the configuration's `webhooks` list: what a patch that removes only it names. */
+  index: number;
+  /** The configuration's other webhooks (those that intercept no DELETE too), each with where it is served. */
+  siblings: { name: string; served: string }[];
 }
 
 /** A pod in the namespace with what decides whether it can terminate. */

@@ -215,6 +215,9 @@ export function webhook(over: Partial<WebhookState> & { name: string }): Webhook
     deleteResources: ['*'],
     service: { namespace: 'policy', name: 'policy-webhook' },
     backing: { serviceExists: true, readyEndpoints: 0 },
+    // Alone in its configuration.
+    index: 0,
+    siblings: [],
     ...over,
   };
 }

@@ -162,6 +162,12 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
         service: { namespace: 'kyverno', name: 'kyverno-svc' },
         url: undefined,
         backing: { serviceExists: false, readyEndpoints: 0 },
+        // Its place, and the configuration's other webhooks (one intercepting no DELETE too): what a remedy keeps.
+        index: 0,
+        siblings: [
+          { name: 'only-create', served: '(no clientConfig)' },
+          { name: 'ignore-all', served: 'url https://hooks.example.com/x' },
+        ],
       },
       {
         configuration: 'kyverno-resource-validating-webhook-cfg',
@@ -171,6 +177,11 @@ describe('takeSnapshot: the cluster reads the rules need', () => {
         deleteResources: ['*'],
         service: undefined,
         url: 'https://hooks.example.com/x',
+        index: 2,
+        siblings: [
+          { name: 'validate.kyverno.svc-fail', served: 'service kyverno/kyverno-svc' },
+          { name: 'only-create', served: '(no clientConfig)' },
+        ],
       },
     ]);
     const without = await snap({});

@@ -1,6 +1,6 @@
 import { parseConversionError } from '../conversion-reads.js';
 import { hasDenial, parseDenials } from '../denials.js';
-import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
+import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand, removeWebhooksCommands } from '../remedy.js';
 import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, ParsedConditions, Remedy } from '../../model/findings.js';
 import type { Snapshot, WebhookState } from '../types.js';
@@ -89,9 +89,8 @@ function hookEvidence(w: WebhookState): Evidence[] {
  * has no ready endpoint. Otherwise (its pods may be up, or nothing could be read) it is a marked last resort.
  */
 function hookRemedy(hooks: WebhookState[]): Remedy {
-  const deletes = [
-    ...new Set(hooks.map((w) => shellCommand('kubectl', 'delete', w.kind.toLowerCase(), w.configuration))),
-  ];
+  // Only the broken webhooks: a configuration's webhooks served elsewhere stay.
+  const deletes = removeWebhooksCommands(hooks);
   const look = [
     ...new Set(
       hooks.flatMap((w) => (w.service ? [endpointSlicesCommand(w.service.namespace, w.service.name)] : [])),

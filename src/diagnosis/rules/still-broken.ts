@@ -4,6 +4,7 @@
  * refusing (or failing discovery) everywhere: never "resolved"; the command that clears it, since its backend is
  * read gone. Pure.
  */
+import { otherWebhooks, removeWebhooksCommands } from '../remedy.js';
 import { shellCommand } from '../shell.js';
 import type { Finding } from '../../model/findings.js';
 import type { ApiServiceState, PolicyBindingState, WebhookState } from '../types.js';
@@ -24,6 +25,14 @@ function because(namespace: string, forced: boolean, svcNs: string | undefined):
   return forced
     ? `namespace ${namespace} was forced past it`
     : `seen while namespace ${namespace} was deleted`;
+}
+
+/** What removing `w` leaves running: nothing, or the configuration's webhooks served elsewhere. */
+function keeps(w: WebhookState): string {
+  const others = otherWebhooks(w, [w]);
+  return others.length === 0
+    ? 'Deleting its configuration switches off nothing that still runs: every webhook in it is served there'
+    : `Only this webhook is removed: ${others.join(', ')} ${others.length === 1 ? 'stays' : 'stay'}, served elsewhere`;
 }
 
 /** A webhook, read after the run, that still refuses with its backend down. */
@@ -50,8 +59,8 @@ export function brokenWebhook(w: WebhookState, namespace: string, forced: boolea
     ],
     owner: { controller: `service ${svc}`, present: false, detail: down },
     remedy: {
-      commands: [shellCommand('kubectl', 'delete', w.kind.toLowerCase(), w.configuration)],
-      note: 'Read after the run: its backend is gone, so it refuses every request it matches, in every namespace, until it is deleted or its backend is back. Deleting it switches off nothing that still runs; reinstall it with its backend where it lives on, if it is still wanted.',
+      commands: removeWebhooksCommands([w]),
+      note: `Read after the run: its backend is gone, so it refuses every request it matches, in every namespace, until it is deleted or its backend is back. ${keeps(w)}; reinstall it with its backend where it lives on, if it is still wanted.`,
     },
     leaked: true,
   };
