@@ -8,7 +8,7 @@ import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import type { RunReport } from '../src/model/run.js';
-import { runTeardown } from '../src/teardown/run.js';
+import { runTeardown } from '../src/teardown/run-teardown.js';
 import type { Options, Sizes } from './args.js';
 import { measure, requestKind, tally, type Sample } from './measure.js';
 import { STUCK_FINALIZER, type LoggedRequest, type ManySpec, type ManyTarget } from './protocol.js';

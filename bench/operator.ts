@@ -11,7 +11,7 @@ import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import type { RunReport } from '../src/model/run.js';
-import { runTeardown } from '../src/teardown/run.js';
+import { runTeardown } from '../src/teardown/run-teardown.js';
 import { FakeCluster } from '../test/fake-apiserver/index.js';
 import type { Options } from './args.js';
 import { median, ms, spread } from './stats.js';

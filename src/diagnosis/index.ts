@@ -7,7 +7,7 @@ import type { Snapshot } from './types.js';
 export { NAMESPACE_CONDITION_TYPES, parseConditions } from './conditions.js';
 export { RULE_HELP, RULE_IDS, RULE_TABLE, type Help, type Rule, type RuleId } from './rules/index.js';
 export { shellCommand, shellQuote } from './shell.js';
-export { sightOf, takeSnapshot, type SnapshotOptions } from './snapshot.js';
+export { sightOf, takeSnapshot, type SnapshotOptions } from './snapshot/take.js';
 export type * from './types.js';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };

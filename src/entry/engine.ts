@@ -9,13 +9,13 @@ import type { KubeClient } from '../kube/client.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import type { Settings } from '../settings/settings.js';
 import { systemClock, type Clock, type Logger } from '../shared/ports.js';
-import { runSweep } from '../sweep/run.js';
+import { runSweep } from '../sweep/run-sweep.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
-import { runDeadline, runTeardown, skippedReport } from '../teardown/run.js';
+import { runDeadline, runTeardown, skippedReport } from '../teardown/run-teardown.js';
 import { gateRun } from '../sweep/gate.js';
 import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
-import { namedCluster } from '../fleet/identity.js';
+import { namedCluster } from '../fleet/cluster-identity.js';
 
 /** How long closing the cluster connections may take before the result is published anyway. */
 const CLOSE_BUDGET_MS = 1_000;

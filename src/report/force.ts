@@ -1,5 +1,5 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
-import { objectLabel, allowedByText } from '../force/plan.js';
+import { objectLabel, allowedByText } from '../force/labels.js';
 import { resultClass, resultText } from '../force/audit.js';
 import type { AuditEntry, Decision, ForceStep, Refusal } from '../model/force.js';
 import type { Finding } from '../model/findings.js';

@@ -6,7 +6,7 @@ import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md, mdLink } from './escape.js';
 import type { Finding } from '../model/findings.js';
-import { ownerLabels } from './owners.js';
+import { ownerLabels } from './owner-labels.js';
 import { sweepCounts } from './sweep.js';
 import { requestLine, skippedWords } from './lifecycle.js';
 

@@ -7,7 +7,7 @@ import { causesOf, verdictOf, type Cause } from './causes.js';
 import { layoutScript } from './commands.js';
 import { breakCommands, visible } from './escape.js';
 import { counts, OUTCOME_COUNT } from './headline.js';
-import { ownerLabels } from './owners.js';
+import { ownerLabels } from './owner-labels.js';
 import { sweepCounts } from './sweep.js';
 import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';

@@ -10,7 +10,7 @@ import { reasonOf, requestDeletion, resolveTargets, type Resolved } from '../tar
 import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
-import { BeforeDelete, type Early } from './before-delete.js';
+import { BeforeDelete, type Early } from '../prevention/prevent.js';
 import { guardWrites } from './write-guard.js';
 import { ownersFirst } from './gitops-first.js';
 import type { OwnerAction } from '../model/lifecycle.js';

@@ -1,7 +1,7 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import { diagnose, sightOf, takeSnapshot } from '../diagnosis/index.js';
 import type { EarlierSight, Snapshot } from '../diagnosis/types.js';
-import type { SharedReads } from '../diagnosis/reads.js';
+import type { SharedReads } from '../diagnosis/snapshot/reader.js';
 import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
 import { executePlan } from '../force/execute.js';

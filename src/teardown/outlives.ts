@@ -4,9 +4,9 @@
  * did — read fresh (never from the reads taken before the DELETEs), and reported on that target as still broken.
  */
 import { compareFindings } from '../diagnosis/index.js';
-import { readAllPolicyBindings } from '../diagnosis/actors/reads.js';
-import { readApiServicesNow, readWebhooksNow } from '../diagnosis/cluster-reads.js';
-import { Reads } from '../diagnosis/reads.js';
+import { readAllPolicyBindings } from '../diagnosis/snapshot/actor-reads.js';
+import { readApiServicesNow, readWebhooksNow } from '../diagnosis/snapshot/cluster-reads.js';
+import { Reads } from '../diagnosis/snapshot/reader.js';
 import { brokenApiService, brokenBinding, brokenWebhook } from '../diagnosis/rules/still-broken.js';
 import type { Kube } from '../kube/port.js';
 import type { Finding } from '../model/findings.js';

@@ -4,9 +4,9 @@
  * so a namespace deleted only to be applied again never reads "gone, the check passes". Reads only.
  */
 import { compareFindings } from '../diagnosis/index.js';
-import { readGitOps } from '../diagnosis/actors/reads.js';
-import { readLeases, readRbac, readWorkloads } from '../diagnosis/cluster-reads.js';
-import { Reads, type SharedReads } from '../diagnosis/reads.js';
+import { readGitOps } from '../diagnosis/snapshot/actor-reads.js';
+import { readLeases, readRbac, readWorkloads } from '../diagnosis/snapshot/cluster-reads.js';
+import { Reads, type SharedReads } from '../diagnosis/snapshot/reader.js';
 import { willRecreate } from '../diagnosis/rules/will-recreate.js';
 import type { Kube } from '../kube/port.js';
 import type { Outcome, TargetReport } from '../model/run.js';

@@ -8,7 +8,7 @@ import type { NamespaceState } from '../../src/model/cluster.js';
 import { clusterIdentity } from '../../src/kube/config.js';
 import type { RunReport } from '../../src/model/run.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
-import { runTeardown } from '../../src/teardown/run.js';
+import { runTeardown } from '../../src/teardown/run-teardown.js';
 import { readSettings } from '../../src/settings/settings.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 import { renderSummary } from '../../src/report/markdown.js';

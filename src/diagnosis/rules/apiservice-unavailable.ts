@@ -1,5 +1,5 @@
 import { compareText } from '../../shared/compare.js';
-import { READ_AREA } from '../paths.js';
+import { READ_AREA } from '../snapshot/read-paths.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
 import type { ApiServiceState, Snapshot } from '../types.js';

@@ -1,4 +1,4 @@
-import { parseConversionError } from '../conversion-reads.js';
+import { parseConversionError } from '../snapshot/conversion-reads.js';
 import { hasDenial, parseDenials } from '../denials.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';

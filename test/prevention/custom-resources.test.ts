@@ -3,7 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../src/kube/client.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
-import { runTeardown } from '../../src/teardown/run.js';
+import { runTeardown } from '../../src/teardown/run-teardown.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'widgets.acme.io', version: 'v1', resource: 'widgets' };

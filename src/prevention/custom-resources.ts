@@ -8,15 +8,15 @@ import type { Snapshot } from '../diagnosis/types.js';
 import { objectRef, resourceName } from '../diagnosis/refs.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import { type ApiResource, type NamespaceState } from '../model/cluster.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 import { messageOf } from '../shared/errors.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import type { Catalog } from './cr-catalog.js';
-import { waitDecision } from './cr-decide.js';
-import { waitObjectsGone } from './cr-wait.js';
-import type { CustomResourcesPhase, EarlyObject } from '../model/early.js';
-import { summarizeTypes } from './early-summary.js';
+import type { Catalog } from './custom-resource-types.js';
+import { waitDecision } from './custom-resource-decision.js';
+import { waitObjectsGone } from './custom-resource-wait.js';
+import type { CustomResourcesPhase, EarlyObject } from '../model/prevention.js';
+import { summarizeTypes } from './custom-resource-summary.js';
 import { identityProblem } from '../targets/resolve.js';
 
 /** What the phase needs: the port (guarded against writes after cancel), and when it must end. */

@@ -9,8 +9,8 @@ import type { Evidence, Finding, Leftover } from '../model/findings.js';
 import type { Snapshot, WebhookState } from '../diagnosis/types.js';
 import type { TeardownOrder } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
-import { controllerPresence } from './cr-decide.js';
-import type { Prediction } from '../model/early.js';
+import { controllerPresence } from './custom-resource-decision.js';
+import type { Prediction } from '../model/prevention.js';
 
 /** What the predictions depend on besides the snapshot. */
 export interface PredictContext {

@@ -1,7 +1,7 @@
-import type { ApiResource, NamespaceState } from '../model/cluster.js';
-import type { Discovery } from '../kube/port.js';
-import { objectRef, resourceName } from './refs.js';
-import type { Leftover, ParsedConditions, ScanChoice } from '../model/findings.js';
+import type { ApiResource, NamespaceState } from '../../model/cluster.js';
+import type { Discovery } from '../../kube/port.js';
+import { objectRef, resourceName } from '../refs.js';
+import type { Leftover, ParsedConditions, ScanChoice } from '../../model/findings.js';
 
 /**
  * Whether the namespace controller's conditions can stand in for a full scan. Pure: the scan asks before

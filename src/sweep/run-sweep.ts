@@ -10,10 +10,10 @@ import { selectorMatches } from '../targets/selector.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
 import type { Logger } from '../shared/ports.js';
 import type { RunContext, RunReport } from '../model/run.js';
-import { runTeardown } from '../teardown/run.js';
+import { runTeardown } from '../teardown/run-teardown.js';
 import { decide, prNumberOf } from './decide.js';
 import { unreadPulls } from './unread.js';
-import { candidateSelector } from '../settings/sweep.js';
+import { candidateSelector } from '../settings/sweep-inputs.js';
 import { webUrl } from '../shared/urls.js';
 import type { Decision, SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
 

@@ -6,7 +6,7 @@ import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
 import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
 import type { Snapshot } from '../diagnosis/types.js';
 import type { Leftover } from '../model/findings.js';
-import { intercepts } from './predict.js';
+import { intercepts } from './pre-mortem.js';
 
 /** A target whose objects a host's actor releases, and in words why. */
 export interface Served {

@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '../model/cluster.js';
+import type { ObjectMeta } from '../../model/cluster.js';
 import type {
   ApiServiceState,
   BindingState,
@@ -11,7 +11,7 @@ import type {
   RoleState,
   WebhookState,
   WorkloadState,
-} from './types.js';
+} from '../types.js';
 
 /** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
 
