@@ -1,3 +1,4 @@
+/** Finalizers as the rules see them: which are Kubernetes' own, what one waits on, its force target. Pure. */
 import { builtInActor } from './actors/control-plane.js';
 import { objectRef } from './refs.js';
 import type { ForceTarget, Leftover } from '../model/findings.js';

@@ -1,3 +1,4 @@
+/** The diagnosis from outside: take a snapshot, run the ordered rule table over it, findings sorted verdict first. */
 import { compareText } from '../shared/compare.js';
 import { parseConditions } from './conditions.js';
 import { RULE_TABLE, type RuleId } from './rules/index.js';

@@ -1,3 +1,4 @@
+/** How evidence names things: resources, objects, seconds and ages between two stamps. Pure. */
 import { resourceName } from '../kube/paths.js';
 import { formatSeconds } from '../shared/duration.js';
 import type { Leftover } from '../model/findings.js';

@@ -1,3 +1,4 @@
+/** Rule: the namespace controller's deletes fail: which webhook could not be called, or which RBAC denial. Pure. */
 import { parseConversionError } from '../snapshot/conversion-reads.js';
 import { hasDenial, parseDenials } from '../denials.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';

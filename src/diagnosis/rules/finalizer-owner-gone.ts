@@ -1,3 +1,4 @@
+/** Rule: for each finalizer left, whether its controller is at work, waiting, deadlocked or gone. Pure. */
 import { compareText } from '../../shared/compare.js';
 import { BUILT_IN_FINALIZERS, isBuiltInFinalizer, objectTarget, waitingReason } from '../finalizers.js';
 import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';

@@ -1,3 +1,4 @@
+/** Rule: objects left in the namespace by their finalizers: which, since when, owned by whom. Pure. */
 import { compareText } from '../../shared/compare.js';
 import { formatSeconds } from '../../shared/duration.js';
 import { objectTarget, waitingReason } from '../finalizers.js';

@@ -1,3 +1,4 @@
+/** Rule: content being removed normally: progress, not a leak. Pure. */
 import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
 import { objectRef, resourceName, secondsBetween } from '../refs.js';

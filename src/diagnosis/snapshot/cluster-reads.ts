@@ -1,3 +1,4 @@
+/** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
 import { compareText } from '../../shared/compare.js';
 import { PATHS, READ_AREA } from './read-paths.js';
 import {
@@ -25,8 +26,6 @@ import type {
   WebhookState,
   WorkloadState,
 } from '../types.js';
-
-/** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
 
 type Backing = { serviceExists: boolean; readyEndpoints: number };
 

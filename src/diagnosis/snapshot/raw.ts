@@ -1,3 +1,4 @@
+/** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
 import type { ObjectMeta } from '../../model/cluster.js';
 import type {
   ApiServiceState,
@@ -12,8 +13,6 @@ import type {
   WebhookState,
   WorkloadState,
 } from '../types.js';
-
-/** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
 
 type Json = Record<string, unknown>;
 

@@ -1,3 +1,4 @@
+/** Reads of the cluster for the snapshot: bounded, shared across targets while fresh, every failure recorded. */
 import { KubeError, type KubeReader } from '../../kube/port.js';
 import type { ApiResource, Cost, ObjectMeta } from '../../model/cluster.js';
 import { messageOf } from '../../shared/errors.js';

@@ -1,3 +1,4 @@
+/** The namespace scan: which types to list, listing them (metadata only), and what is left in them. */
 import type { ApiResource, NamespaceState } from '../../model/cluster.js';
 import type { Discovery } from '../../kube/port.js';
 import { READ_AREA } from './read-paths.js';

@@ -1,3 +1,4 @@
+/** Taking the snapshot of one namespace: the scan, then only the cluster reads the findings call for. */
 import type { Discovery, KubeReader } from '../../kube/port.js';
 import type { NamespaceState } from '../../model/cluster.js';
 import { compareText } from '../../shared/compare.js';
