@@ -1,7 +1,8 @@
 /** Step 3 of the plan, the last resort: whether /finalize is needed, allowed, and what it would orphan. Pure. */
 import type { Finding, Leftover } from '../model/findings.js';
 import type { NamespaceState } from '../model/cluster.js';
-import { namespaceLabel, objectLabel } from './labels.js';
+import { namespaceLabel } from './labels.js';
+import { objectLabel } from '../diagnosis/refs.js';
 import { type FinalizeStep, type Refusal } from '../model/force.js';
 import { sorted, type ObjectPlan } from './plan-objects.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Leftover } from '../model/findings.js';
 import type { Snapshot } from '../diagnosis/types.js';
-import { objectRef, resourceName } from '../diagnosis/refs.js';
+import { objectLabel, resourceName } from '../diagnosis/refs.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import { type ApiResource, type NamespaceState } from '../model/cluster.js';
 import { mapPool } from '../shared/map-pool.js';
@@ -47,7 +47,7 @@ function itemsOf(state: NamespaceState, snapshot: Snapshot, catalog: Catalog): I
     if (!type || (l.meta.namespace !== undefined && l.meta.namespace !== state.name)) return [];
     const d = waitDecision(snapshot, l);
     const record: EarlyObject = {
-      object: objectRef(l),
+      object: objectLabel(l.resource, l.meta.name),
       type: resourceName(l.resource),
       finalizers: [...l.meta.finalizers],
       waited: d.wait,

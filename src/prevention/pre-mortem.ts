@@ -4,7 +4,7 @@
  */
 import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
 import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
-import { objectRef } from '../diagnosis/refs.js';
+import { objectLabel } from '../diagnosis/refs.js';
 import type { Evidence, Finding, Leftover } from '../model/findings.js';
 import type { Snapshot, WebhookState } from '../diagnosis/types.js';
 import type { TeardownOrder } from '../settings/settings.js';
@@ -23,7 +23,9 @@ const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
 const LB_CLEANUP = 'service.kubernetes.io/load-balancer-cleanup';
 
 const holderEvidence = (f: string, objects: Leftover[]): Evidence[] =>
-  objects.slice(0, 5).map((l) => ({ object: objectRef(l), field: 'metadata.finalizers', value: f }));
+  objects
+    .slice(0, 5)
+    .map((l) => ({ object: objectLabel(l.resource, l.meta.name), field: 'metadata.finalizers', value: f }));
 
 /** Leftovers holding each finalizer, sorted by finalizer. */
 function holders(s: Snapshot): [string, Leftover[]][] {
@@ -45,7 +47,11 @@ function finalizerPredictions(s: Snapshot, ctx: PredictContext): Prediction[] {
     if (isBuiltInFinalizer(f)) return [];
     const verdict = releaseVerdict(s, f, heldBy(objects));
     const presence = controllerPresence(verdict);
-    const base = { subject: f, objects: objects.map(objectRef), evidence: holderEvidence(f, objects) };
+    const base = {
+      subject: f,
+      objects: objects.map((l) => objectLabel(l.resource, l.meta.name)),
+      evidence: holderEvidence(f, objects),
+    };
     if (presence.present === false) {
       const summary = `leak of ${f}: ${presence.why}; nothing will remove it`;
       return [{ ...base, kind: 'leak', hang: true, key: `leak ${f}`, summary }];
@@ -143,7 +149,7 @@ function webhookPredictions(s: Snapshot): Prediction[] {
         hang: true,
         key: `webhook ${w.name}`,
         subject: w.name,
-        objects: hit.slice(0, 20).map(objectRef),
+        objects: hit.slice(0, 20).map((l) => objectLabel(l.resource, l.meta.name)),
         summary: `webhook ${w.name} (failurePolicy Fail) will refuse the deletes: its service ${svc} ${state}`,
         evidence: [
           {
@@ -171,7 +177,7 @@ function slowPredictions(s: Snapshot): Prediction[] {
       hang: false,
       key: 'slow pvc',
       subject: PVC_PROTECTION,
-      objects: pvcs.map(objectRef),
+      objects: pvcs.map((l) => objectLabel(l.resource, l.meta.name)),
       summary,
       evidence: [],
     });
@@ -183,7 +189,7 @@ function slowPredictions(s: Snapshot): Prediction[] {
       hang: false,
       key: 'slow lb',
       subject: LB_CLEANUP,
-      objects: lbs.map(objectRef),
+      objects: lbs.map((l) => objectLabel(l.resource, l.meta.name)),
       summary,
       evidence: [],
     });
