@@ -2,7 +2,7 @@
 import type { Finding, Leftover } from '../model/findings.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { namespaceLabel } from './labels.js';
-import { objectLabel } from '../diagnosis/refs.js';
+import { objectLabel } from '../diagnosis/index.js';
 import { type FinalizeStep, type Refusal } from '../model/force.js';
 import { sorted, type ObjectPlan } from './plan-objects.js';
 

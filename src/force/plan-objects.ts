@@ -4,7 +4,7 @@ import type { ApiResource, NamespaceState } from '../model/cluster.js';
 import { compareText } from '../shared/compare.js';
 import { judge, needsExactName } from './judge.js';
 import { namespaceLabel } from './labels.js';
-import { objectLabel } from '../diagnosis/refs.js';
+import { objectLabel } from '../diagnosis/index.js';
 import { type NamespaceMetadataStep, type ObjectStep, type Refusal, type Removal } from '../model/force.js';
 
 /** One object that findings name as blocking, merged across findings. */

@@ -2,7 +2,7 @@
 import type { Finding, ForceTarget } from '../model/findings.js';
 import { compareText } from '../shared/compare.js';
 import { formatDuration } from '../shared/duration.js';
-import { objectLabel } from '../diagnosis/refs.js';
+import { objectLabel } from '../diagnosis/index.js';
 import { type PodDeleteStep, type Refusal } from '../model/force.js';
 import { sorted } from './plan-objects.js';
 

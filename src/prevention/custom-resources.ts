@@ -4,8 +4,7 @@
  * were seen running. Nothing is forced here; whatever is left goes with the namespace.
  */
 import type { Leftover } from '../model/findings.js';
-import type { Snapshot } from '../diagnosis/types.js';
-import { objectLabel, resourceName } from '../diagnosis/refs.js';
+import { objectLabel, resourceName, type Snapshot } from '../diagnosis/index.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import { type ApiResource, type NamespaceState } from '../model/cluster.js';
 import { mapPool } from '../shared/map-pool.js';

@@ -2,11 +2,15 @@
  * The pre-mortem's rules: from one read-only snapshot of an Active namespace (and the diagnosis of it), what its
  * deletion will run into. Pure; the same owner evidence (`findOwner`) the diagnosis uses, so both always agree.
  */
-import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
-import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
-import { objectLabel } from '../diagnosis/refs.js';
+import {
+  heldBy,
+  isBuiltInFinalizer,
+  objectLabel,
+  releaseVerdict,
+  type Snapshot,
+  type WebhookState,
+} from '../diagnosis/index.js';
 import type { Evidence, Finding, Leftover } from '../model/findings.js';
-import type { Snapshot, WebhookState } from '../diagnosis/types.js';
 import type { TeardownOrder } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
 import { controllerPresence } from './custom-resource-decision.js';

@@ -2,10 +2,14 @@
  * What happens to an Active target before its namespace DELETE: the pre-mortem (read-only), then, with
  * `teardown-order: custom-resources-first`, the custom-resources phase. Run only for targets this run deletes.
  */
-import { diagnose, takeSnapshot } from '../diagnosis/index.js';
-import type { BindingState, Snapshot } from '../diagnosis/types.js';
-import { readRoleBindings } from '../diagnosis/snapshot/cluster-reads.js';
-import type { SharedReads } from '../diagnosis/snapshot/reader.js';
+import {
+  diagnose,
+  readRoleBindings,
+  takeSnapshot,
+  type BindingState,
+  type SharedReads,
+  type Snapshot,
+} from '../diagnosis/index.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { Settings } from '../settings/settings.js';

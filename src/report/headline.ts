@@ -1,5 +1,5 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
-import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/remedy.js';
+import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/index.js';
 import type { Outcome, RunContext, RunReport, TargetReport } from '../model/run.js';
 import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';

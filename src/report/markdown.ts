@@ -12,7 +12,7 @@ import { renderOwners } from './lifecycle.js';
 import { renderCustomResources } from './prevention.js';
 import { renderPredictions } from './prevention-predictions.js';
 import { ownerLabels } from './owner-labels.js';
-import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { recreatesIt } from '../diagnosis/index.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
 import { Budget, cutLine } from './budget.js';
 

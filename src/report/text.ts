@@ -1,6 +1,6 @@
 /** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
 import { styleText } from 'node:util';
-import { resultText } from '../force/audit.js';
+import { resultText } from '../force/index.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';

@@ -3,10 +3,14 @@
  * or deleted as `gitops-owners` allows (each write through the write guard, under the owner's UID), and waited for
  * within their share of the timeout. `force: dry-run` writes nothing and says what would be done.
  */
-import { toApplication, toHelmRelease, toKustomization } from '../diagnosis/snapshot/actor-raw.js';
-import { readGitOps } from '../diagnosis/snapshot/actor-reads.js';
-import { Reads } from '../diagnosis/snapshot/reader.js';
-import type { GitOpsOwner } from '../diagnosis/types.js';
+import {
+  readGitOps,
+  Reads,
+  toApplication,
+  toHelmRelease,
+  toKustomization,
+  type GitOpsOwner,
+} from '../diagnosis/index.js';
 import { explain } from '../kube/explain.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';

@@ -2,8 +2,7 @@
  * The last reads of a target: read it again once its wait ended (gone, recreated under the same name, or still
  * there), find names recreated meanwhile with one list, and say so when this run may no longer read it at all.
  */
-import { lostSightNote } from '../diagnosis/actors/index.js';
-import { describeError } from '../diagnosis/snapshot/reader.js';
+import { describeError, lostSightNote } from '../diagnosis/index.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import type { TargetReport } from '../model/run.js';
 import { mapPool } from '../shared/map-pool.js';

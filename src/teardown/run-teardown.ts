@@ -5,8 +5,7 @@ import type { RunContext, RunReport, RunResult, TargetReport } from '../model/ru
 import type { LifecycleReport } from '../model/lifecycle.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
-import { SharedReads } from '../diagnosis/snapshot/reader.js';
-import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { recreatesIt, SharedReads } from '../diagnosis/index.js';
 import { refuseWritesOn } from './cancel.js';
 import { deleteAndWait, type TeardownDeps } from './delete-and-wait.js';
 
