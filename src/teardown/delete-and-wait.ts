@@ -203,6 +203,15 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   return report;
 }
 
+/**
+ * One target's story, in order: a target refused, unreadable or not found ends as resolved; else, with `delete`, an
+ * Active target gets its pre-mortem and custom-resources phase, then the DELETE under its UID; then the wait with
+ * its inspector (diagnose and force at the checkpoints), and the outcome.
+ * Before: `t` was resolved in this run and every write of `ctx.deps.kube` passes the write guard.
+ * After: for a target it came to delete, what was foreseen and done before the DELETE is in its report.
+ * Returns the target's report. A throw is a failure this code did not foresee: `handleTarget` makes it the
+ * target's `error` outcome, so the other targets go on.
+ */
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
   if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);

@@ -57,7 +57,17 @@ export function failuresOf(
   return failures;
 }
 
-/** Run the whole teardown and return the report the publishers render. */
+/**
+ * Run the whole teardown and return the report the publishers render.
+ *
+ * Before: `settings` are parsed and checked, `deps.kube` is connected; with `deps.resolve` the caller (the sweep)
+ * has chosen the targets, else they are resolved here from `namespaces`, `selector` and `scope`.
+ * After: every target resolved has its outcome (a target's failure is its `error` outcome, a failed list the run's
+ * `error`); no write went outside those targets or to another UID (the write guard), and none started after
+ * `deps.signal` aborted. `deps.kube` stays open: closing it is the caller's.
+ * Returns the report, whose `failures` say whether the check fails. A throw means the run failed as a whole: the
+ * caller turns it into `failedReport` and publishes that.
+ */
 export async function runTeardown(
   settings: Settings,
   deps: TeardownDeps & { slowAfterMs?: number },
