@@ -9,7 +9,8 @@ import type { KubeClient } from '../kube/client.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import type { Settings } from '../settings/settings.js';
 import { systemClock, type Clock, type Logger } from '../shared/ports.js';
-import { runSweep } from '../sweep/run-sweep.js';
+import { sweepTargets } from '../sweep/sweep-targets.js';
+import { resolveTargets } from '../targets/resolve.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
 import { runDeadline, runTeardown, skippedReport } from '../teardown/run-teardown.js';
 import { gateRun } from '../sweep/gate.js';
@@ -61,9 +62,13 @@ export async function runEngine(
     deps.logger.info(`nothing deleted: ${gate.skipped.why}`);
     return skippedReport(settings, known, deps.clock, gate);
   }
-  const report = settings.sweep
-    ? await runSweep(settings, { ...deps, github: await deps.github() }, known)
-    : await runTeardown(settings, deps, known);
+  // The targets, decided before the teardown starts: by the sweep, or by name, selector and scope, whose reads
+  // count in the timeout (asking GitHub does not).
+  const readFrom = settings.sweep ? undefined : deps.clock.now();
+  const targets = settings.sweep
+    ? await sweepTargets(settings, { ...deps, github: await deps.github() })
+    : await resolveTargets(settings, deps.kube);
+  const report = await runTeardown(settings, deps, known, targets, readFrom ?? deps.clock.now());
   return gate ? { ...report, lifecycle: { ...report.lifecycle, ...gate } } : report;
 }
 
