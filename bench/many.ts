@@ -8,7 +8,8 @@ import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import type { RunReport } from '../src/model/run.js';
-import { runTeardown } from '../src/teardown/run.js';
+import { runTeardown } from '../src/teardown/run-teardown.js';
+import { resolveTargets } from '../src/targets/resolve.js';
 import type { Options, Sizes } from './args.js';
 import { measure, requestKind, tally, type Sample } from './measure.js';
 import { STUCK_FINALIZER, type LoggedRequest, type ManySpec, type ManyTarget } from './protocol.js';
@@ -120,8 +121,13 @@ async function teardown(
   if (throttle) await remote.throttle(throttle, RETRY_AFTER_SECONDS);
   let m;
   try {
-    m = await measure(remote, () =>
-      runTeardown(settings, { kube, logger, clock: systemClock }, { repository: 'bench/namespace-teardown' }),
+    m = await measure(remote, async () =>
+      runTeardown(
+        settings,
+        { kube, logger, clock: systemClock },
+        { repository: 'bench/namespace-teardown' },
+        await resolveTargets(settings, kube),
+      ),
     );
   } finally {
     await kube.close();

@@ -11,7 +11,8 @@ import { createKube } from '../src/kube/client.js';
 import { readSettings } from '../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../src/shared/ports.js';
 import type { RunReport } from '../src/model/run.js';
-import { runTeardown } from '../src/teardown/run.js';
+import { runTeardown } from '../src/teardown/run-teardown.js';
+import { resolveTargets } from '../src/targets/resolve.js';
 import { FakeCluster } from '../test/fake-apiserver/index.js';
 import type { Options } from './args.js';
 import { median, ms, spread } from './stats.js';
@@ -57,6 +58,7 @@ async function once(crs: number, inputs: Record<string, string>, latencyMs: numb
       settings,
       { kube, logger: new RecordingLogger(), clock: systemClock, pollMs: 2_000 },
       {},
+      await resolveTargets(settings, kube),
     );
     const wallMs = performance.now() - started;
     await kube.close();

@@ -8,7 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'node:https';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { mapPool } from '../src/shared/pool.js';
+import { mapPool } from '../src/shared/map-pool.js';
 
 /** Requests in flight at once: the same as our snapshot's pool, so that only the approach differs. */
 export const POOL = 8;

@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
 import { createKube } from '../src/kube/client.js';
-import { mapPool } from '../src/shared/pool.js';
+import { mapPool } from '../src/shared/map-pool.js';
 import { type StartedCluster, raw, waitFor } from '../test/fake-apiserver/index.js';
 import { findAssets, startControlPlane, stopControlPlane } from '../test/real/control-plane.js';
 import type { Options } from './args.js';

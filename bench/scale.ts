@@ -65,7 +65,7 @@ export function scaleCases(quick: boolean, smoke = false): ScaleCase[] {
   ];
 }
 
-/** `timeout` plus a quarter of it, 5 s to 30 s: the run's one deadline (src/teardown/run.ts). */
+/** `timeout` plus a quarter of it, 5 s to 30 s: the run's one deadline (src/teardown/run-teardown.ts). */
 function deadlineOf(timeout: string): number {
   const ms = Number(timeout.replace(/s$/, '')) * 1000;
   return ms + Math.min(30_000, Math.max(5_000, ms / 4));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { diagnose, takeSnapshot } from '../src/diagnosis/index.js';
-import { CONTROLLER_FIRST_PASS_MS } from '../src/diagnosis/scan-choice.js';
+import { CONTROLLER_FIRST_PASS_MS } from '../src/diagnosis/snapshot/scan-choice.js';
 import { createKube, type KubeClientOptions } from '../src/kube/client.js';
 import type { NamespaceState } from '../src/model/cluster.js';
 import type { ScanChoice } from '../src/model/findings.js';
@@ -19,7 +19,7 @@ import { measure, tally, type Sample } from './measure.js';
 import type { LoggedRequest } from './protocol.js';
 import type { RemoteCluster } from './remote.js';
 
-/** takeSnapshot's defaults (src/diagnosis/snapshot.ts). */
+/** takeSnapshot's defaults (src/diagnosis/snapshot/take.ts). */
 export const CONCURRENCY = 8;
 export const PAGE_SIZE = 500;
 

@@ -1,14 +1,18 @@
 /**
  * The layout the README promises, checked on the tree itself: a folder of src/ imports only the folders below it in
  * the README's layout table, no two files import each other (directly or through a chain; bench/, scripts/ and test/
- * included), only src/kube/ loads client-node, and the fake API server is used only through its index.
+ * included), only src/kube/ loads client-node, and the fake API server, src/diagnosis/ and src/force/ are used from
+ * outside only through their index.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FAKE = 'test/fake-apiserver/';
+// Stages the rest of src/ reaches only through their index.ts; their own tests (test/diagnosis/, test/force/) may
+// reach inside.
+const FACED = ['src/diagnosis/', 'src/force/'];
 
 function files(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -142,5 +146,30 @@ describe('the layout the README describes', () => {
           .map((i) => `${file} → ${i.path}`),
       );
     expect(inside).toEqual([]);
+  });
+
+  test.each(FACED)('the rest of src/ uses %s only through its index', (face) => {
+    const inside = [...GRAPH]
+      .filter(([file]) => file.startsWith('src/') && !file.startsWith(face))
+      .flatMap(([file, imports]) =>
+        imports
+          .filter((i) => i.path?.startsWith(face) && i.path !== `${face}index.ts`)
+          .map((i) => `${file} → ${i.path}`),
+      );
+    expect(inside).toEqual([]);
+  });
+
+  test('no two files of src/ share a name, but for the exceptions the README gives', () => {
+    const byName = new Map<string, string[]>();
+    for (const file of SOURCES.filter((f) => f.startsWith('src/')))
+      byName.set(basename(file), [...(byName.get(basename(file)) ?? []), file]);
+    const pairs = (name: string): string[] => [
+      `src/model/${name},src/report/${name}`, // the report file renders the model file of its name
+      ...(['client.ts', 'port.ts'].includes(name) ? [`src/github/${name},src/kube/${name}`] : []), // the adapters
+    ];
+    const allowed = (name: string, paths: string[]): boolean =>
+      name === 'index.ts' || pairs(name).includes([...paths].sort().join());
+    const shared = [...byName].filter(([name, paths]) => paths.length > 1 && !allowed(name, paths));
+    expect(shared.map(([name, paths]) => `${name}: ${paths.join(', ')}`)).toEqual([]);
   });
 });

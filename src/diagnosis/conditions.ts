@@ -1,3 +1,4 @@
+/** The namespace controller's five deletion conditions, parsed into what each says and what it names. Pure. */
 import type { Condition } from '../model/cluster.js';
 import type { ParsedConditions } from '../model/findings.js';
 

@@ -1,5 +1,6 @@
+/** Finalizers as the rules see them: which are Kubernetes' own, what one waits on, its force target. Pure. */
 import { builtInActor } from './actors/control-plane.js';
-import { objectRef } from './refs.js';
+import { objectLabel } from './refs.js';
 import type { ForceTarget, Leftover } from '../model/findings.js';
 import type { PodState, Snapshot } from './types.js';
 
@@ -51,7 +52,10 @@ export function waitingReason(s: Snapshot, l: Leftover, finalizer: string): stri
     case 'orphan': {
       const dependents = s.leftovers.filter((o) => o.meta.ownerReferences.some((r) => r.uid === l.meta.uid));
       if (dependents.length === 0) return undefined;
-      return `${dependents.length} dependent(s) remain: ${dependents.slice(0, 5).map(objectRef).join(', ')}`;
+      return `${dependents.length} dependent(s) remain: ${dependents
+        .slice(0, 5)
+        .map((l) => objectLabel(l.resource, l.meta.name))
+        .join(', ')}`;
     }
     case 'service.kubernetes.io/load-balancer-cleanup':
     case 'batch.kubernetes.io/job-tracking':

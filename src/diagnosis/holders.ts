@@ -1,6 +1,6 @@
 /** The objects one finding is about, in words and in commands, from one object to thousands. Pure. */
 import { compareText } from '../shared/compare.js';
-import { objectRef, resourceName } from './refs.js';
+import { objectLabel, resourceName } from './refs.js';
 import { bulkPatchCommand, kubectlResource, patchObjectFinalizersCommand } from './remedy.js';
 import type { Evidence, Leftover } from '../model/findings.js';
 
@@ -14,8 +14,10 @@ export const count = (n: number): string => n.toLocaleString('en-US');
 
 /** `widgets.example.com/a`, `a, b and c`, or `2,000 widgets.example.com objects (a, b, c and 1,997 more)`. */
 export function holderPhrase(objects: readonly Leftover[]): string {
-  const sorted = [...objects].sort((a, b) => compareText(objectRef(a), objectRef(b)));
-  if (sorted.length <= FEW) return sorted.map(objectRef).join(', ');
+  const sorted = [...objects].sort((a, b) =>
+    compareText(objectLabel(a.resource, a.meta.name), objectLabel(b.resource, b.meta.name)),
+  );
+  if (sorted.length <= FEW) return sorted.map((l) => objectLabel(l.resource, l.meta.name)).join(', ');
   const types = new Map<string, number>();
   for (const l of sorted) types.set(resourceName(l.resource), (types.get(resourceName(l.resource)) ?? 0) + 1);
   const what =
@@ -56,7 +58,7 @@ export function removalCommands(
     .map((k) => shapes.get(k)!)
     .map(({ l, shape }) => bulkPatchCommand(l, namespace, shape, remove));
   const each = [...objects]
-    .sort((a, b) => compareText(objectRef(a), objectRef(b)))
+    .sort((a, b) => compareText(objectLabel(a.resource, a.meta.name), objectLabel(b.resource, b.meta.name)))
     .map((l) => patchObjectFinalizersCommand(l, remove));
   return { commands: objects.length <= FEW ? each : bulk, bulk };
 }

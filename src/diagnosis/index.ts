@@ -1,3 +1,4 @@
+/** The diagnosis from outside: take a snapshot, run the ordered rule table over it, findings sorted verdict first. */
 import { compareText } from '../shared/compare.js';
 import { parseConditions } from './conditions.js';
 import { RULE_TABLE, type RuleId } from './rules/index.js';
@@ -7,8 +8,28 @@ import type { Snapshot } from './types.js';
 export { NAMESPACE_CONDITION_TYPES, parseConditions } from './conditions.js';
 export { RULE_HELP, RULE_IDS, RULE_TABLE, type Help, type Rule, type RuleId } from './rules/index.js';
 export { shellCommand, shellQuote } from './shell.js';
-export { sightOf, takeSnapshot, type SnapshotOptions } from './snapshot.js';
+export { sightOf, takeSnapshot, type SnapshotOptions } from './snapshot/take.js';
 export type * from './types.js';
+// Used by the other stages beside the diagnosis itself: the actor model (the pre-mortem, the order of the DELETEs),
+// the reads (the checks after the waits, GitOps owners first), and how objects and remedies are named (the report).
+export { linkOf } from './actors/gitops.js';
+export { builtInActor, heldBy, lostSightNote, releaseVerdict, type ReleaseVerdict } from './actors/index.js';
+export { BUILT_IN_FINALIZERS, isBuiltInFinalizer } from './finalizers.js';
+export { objectLabel, resourceName } from './refs.js';
+export { FORCE_FINALIZE_NAMESPACE_POLICY } from './remedy.js';
+export { brokenApiService, brokenBinding, brokenWebhook } from './rules/still-broken.js';
+export { recreatesIt, willRecreate } from './rules/will-recreate.js';
+export { toApplication, toHelmRelease, toKustomization } from './snapshot/actor-raw.js';
+export { readAllPolicyBindings, readGitOps } from './snapshot/actor-reads.js';
+export {
+  readApiServicesNow,
+  readLeases,
+  readRbac,
+  readRoleBindings,
+  readWebhooksNow,
+  readWorkloads,
+} from './snapshot/cluster-reads.js';
+export { Reads, SharedReads, describeError } from './snapshot/reader.js';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
 

@@ -1,13 +1,17 @@
+/** How evidence names things: resources, objects, seconds and ages between two stamps. Pure. */
 import { resourceName } from '../kube/paths.js';
 import { formatSeconds } from '../shared/duration.js';
-import type { Leftover } from '../model/findings.js';
+import type { ApiResource } from '../model/cluster.js';
 
 /** `kialis.kiali.io` for a group resource, `pods` for a core one: the form kubectl and the conditions use. */
 export { resourceName };
 
-/** `kialis.kiali.io/kiali`: how evidence names a leftover object. */
-export function objectRef(l: Leftover): string {
-  return `${resourceName(l.resource)}/${l.meta.name}`;
+/**
+ * `kialis.kiali.io/kiali`, or `persistentvolumeclaims/data` for the core group: how evidence, remedies and the force
+ * plan name one object.
+ */
+export function objectLabel(resource: Pick<ApiResource, 'group' | 'resource'>, name: string): string {
+  return `${resourceName(resource)}/${name}`;
 }
 
 /** Seconds from `since` to `now` (both ISO 8601); undefined when either is missing or unreadable. */

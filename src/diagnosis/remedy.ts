@@ -1,3 +1,4 @@
+/** Remedies as commands a user can paste: finalizer patches guarded by the object's UID, /finalize calls. Pure. */
 import type { NamespaceState } from '../model/cluster.js';
 import { resourceName } from './refs.js';
 import { shellCommand, shellQuote } from './shell.js';

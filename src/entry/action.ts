@@ -15,10 +15,10 @@ import type { RunContext, RunReport } from '../model/run.js';
 import { systemClock } from '../shared/ports.js';
 import { safeLines, safeLog } from '../report/escape.js';
 import { coreLogger } from './core-logger.js';
-import { namedContext } from '../fleet/identity.js';
+import { namedContext } from '../fleet/cluster-identity.js';
 import { publishRun } from '../report/publish.js';
 import { renderComment } from '../report/comment.js';
-import { failedReport } from '../teardown/run.js';
+import { failedReport } from '../teardown/run-teardown.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
 export { CANCEL_BUDGET_MS };

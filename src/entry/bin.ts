@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/** The CLI's entry point: refuses a Node too old to run it, then runs the CLI. */
 import { tooOldNode } from './node-version.js';
 
 // Checked before the rest loads: an older Node fails deep inside a dependency with a message no one can act on.

@@ -13,7 +13,7 @@ import type { Settings } from '../settings/settings.js';
 import { ConfigError } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import type { Progress } from '../teardown/progress.js';
-import { failedReport, runDeadline } from '../teardown/run.js';
+import { failedReport, runDeadline } from '../teardown/run-teardown.js';
 import { pullRequestOf } from './context.js';
 import { runOnCluster } from './engine.js';
 import { fleetExitCode, renderFleetOutput, writeFleetReport } from './fleet-output.js';

@@ -9,13 +9,14 @@ import type { KubeClient } from '../kube/client.js';
 import type { RunContext, RunReport } from '../model/run.js';
 import type { Settings } from '../settings/settings.js';
 import { systemClock, type Clock, type Logger } from '../shared/ports.js';
-import { runSweep } from '../sweep/run.js';
+import { sweepTargets } from '../sweep/sweep-targets.js';
+import { resolveTargets } from '../targets/resolve.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
-import { runDeadline, runTeardown, skippedReport } from '../teardown/run.js';
+import { runDeadline, runTeardown, skippedReport } from '../teardown/run-teardown.js';
 import { gateRun } from '../sweep/gate.js';
 import { closeWithin, connect } from './connect.js';
 import { serverUrlOf } from './context.js';
-import { namedCluster } from '../fleet/identity.js';
+import { namedCluster } from '../fleet/cluster-identity.js';
 
 /** How long closing the cluster connections may take before the result is published anyway. */
 const CLOSE_BUDGET_MS = 1_000;
@@ -61,9 +62,13 @@ export async function runEngine(
     deps.logger.info(`nothing deleted: ${gate.skipped.why}`);
     return skippedReport(settings, known, deps.clock, gate);
   }
-  const report = settings.sweep
-    ? await runSweep(settings, { ...deps, github: await deps.github() }, known)
-    : await runTeardown(settings, deps, known);
+  // The targets, decided before the teardown starts: by the sweep, or by name, selector and scope, whose reads
+  // count in the timeout (asking GitHub does not).
+  const readFrom = settings.sweep ? undefined : deps.clock.now();
+  const targets = settings.sweep
+    ? await sweepTargets(settings, { ...deps, github: await deps.github() })
+    : await resolveTargets(settings, deps.kube);
+  const report = await runTeardown(settings, deps, known, targets, readFrom ?? deps.clock.now());
   return gate ? { ...report, lifecycle: { ...report.lifecycle, ...gate } } : report;
 }
 

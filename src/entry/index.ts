@@ -1,3 +1,4 @@
+/** The action's entry point: the main thread supervises, the worker thread runs the teardown. */
 import { isMainThread } from 'node:worker_threads';
 
 if (isMainThread) {

@@ -11,7 +11,7 @@ import type { FleetReport } from '../model/fleet.js';
 import { safeLines } from '../report/escape.js';
 import { renderFleetComment } from '../report/fleet-comment.js';
 import { publishFleet } from '../report/publish-fleet.js';
-import { readMergeSettings } from '../settings/merge.js';
+import { readMergeSettings } from '../settings/merge-settings.js';
 import { systemClock } from '../shared/ports.js';
 import { pullRequestOf, readRunContext } from './context.js';
 import { coreLogger } from './core-logger.js';

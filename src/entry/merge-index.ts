@@ -1,3 +1,4 @@
+/** The merge action's entry point: the main thread supervises, the worker thread merges the reports. */
 import { isMainThread } from 'node:worker_threads';
 
 // The merge action's bundle (merge/action.yml): files and GitHub only, no cluster. As for the teardown, the work goes

@@ -1,6 +1,6 @@
 /** The Node.js the command line needs: its bundle uses what Node 24 has (zlib's zstd among others). Pure. */
 
-import { shellCommand } from '../diagnosis/shell.js';
+import { shellCommand } from '../diagnosis/index.js';
 
 /** The oldest major version of Node.js the bundle runs on (package.json `engines`). */
 export const MIN_NODE_MAJOR = 24;

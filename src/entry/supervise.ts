@@ -153,9 +153,9 @@ async function publishFailure(error: string, cancelled: boolean, started: number
     await Promise.all([
       import('../settings/settings.js'),
       import('./context.js'),
-      import('../teardown/run.js'),
+      import('../teardown/run-teardown.js'),
       import('../report/publish.js'),
-      import('../fleet/identity.js'),
+      import('../fleet/cluster-identity.js'),
     ]);
   const settings = readSettings((name) => core.getInput(name));
   const context = namedContext(readRunContext(process.env), settings.clusterName);

@@ -13,8 +13,8 @@ import {
 import type { RunContext, RunReport } from '../model/run.js';
 import type { FailOn } from '../settings/settings.js';
 import { unreadPulls } from '../sweep/unread.js';
-import { failuresOf } from '../teardown/run.js';
-import { clusterNameOf } from './identity.js';
+import { failuresOf } from '../teardown/run-teardown.js';
+import { clusterNameOf } from './cluster-identity.js';
 import type { Checked } from './validate.js';
 
 /** One report file as read: where it came from and what checking it gave. */

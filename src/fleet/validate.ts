@@ -6,7 +6,7 @@
 import { FINDING_SEVERITIES } from '../model/findings.js';
 import { OUTCOMES, REPORT_VERSION, RUN_RESULTS, type RunReport } from '../model/run.js';
 import { messageOf } from '../shared/errors.js';
-import { clusterNameOf } from './identity.js';
+import { clusterNameOf } from './cluster-identity.js';
 
 /** A report, or why it cannot be used (with its cluster's name, when that much was readable). */
 export type Checked = { report: RunReport } | { problem: string; cluster?: string };

@@ -1,6 +1,6 @@
 /** The force audit trail: one entry per executed step, and its log line. Pure. */
 import type { AuditEntry, ForceStep, StepOutcome } from '../model/force.js';
-import { allowedByText } from './plan.js';
+import { allowedByText } from './labels.js';
 import type { Logger } from '../shared/ports.js';
 
 /**

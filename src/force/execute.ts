@@ -4,12 +4,12 @@
  * namespace is read again before a write to the namespace itself; dry-run writes nothing.
  */
 import { messageOf } from '../shared/errors.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 import { isConflict, MAX_ATTEMPTS, removeFinalizers, type Run, type StepResult } from './attempt.js';
 import { failed, logAudit, resultText } from './audit.js';
 import type { AuditEntry, ForceStep, Plan, StepOutcome } from '../model/force.js';
-import { objectStep } from './object-step.js';
-import { podAttempt } from './pod-step.js';
+import { objectStep } from './execute-object.js';
+import { podAttempt } from './execute-pod.js';
 import { UnverifiedWrite, type Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { Clock, Logger } from '../shared/ports.js';

@@ -2,10 +2,10 @@
 import type { ForcePolicy, Plan, Refusal } from '../model/force.js';
 import type { Finding, Leftover } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';
-import { namespaceLabel } from './plan.js';
-import { planFinalize } from './finalize-step.js';
-import { lostPods, planPods } from './pods.js';
-import { blockedObjects, planNamespaceMetadata, planObject, sorted } from './steps.js';
+import { namespaceLabel } from './labels.js';
+import { planFinalize } from './plan-finalize.js';
+import { lostPods, planPods } from './plan-pods.js';
+import { blockedObjects, planNamespaceMetadata, planObject, sorted } from './plan-objects.js';
 import { Inputs } from '../settings/action-names.js';
 import type { NamespaceState } from '../model/cluster.js';
 

@@ -2,8 +2,8 @@
 import type { RepoRef } from '../model/pulls.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import { COMMENT_BUDGET_MS, upsertComment } from './comment.js';
-import { tokenIdentity } from './identity.js';
+import { COMMENT_BUDGET_MS, upsertComment } from './own-comment.js';
+import { tokenIdentity } from './token-identity.js';
 import type { GitHubApi } from './port.js';
 import { react } from './reactions.js';
 

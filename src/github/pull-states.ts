@@ -10,7 +10,7 @@ import {
 } from './graphql-pulls.js';
 import { GitHubError, type GitHubApi, type GraphqlAnswer } from './port.js';
 import type { RepoRef, PullState } from '../model/pulls.js';
-import { getPullState } from './pulls.js';
+import { getPullState } from './get-pull.js';
 
 /** Pull requests asked about in one run; the others are kept as unknown. */
 export const MAX_PULLS_PER_RUN = 2000;

@@ -9,7 +9,7 @@ import { UNAVAILABLE } from './http-errors.js';
 import { arr, rec, str, strs } from './map.js';
 import { AGGREGATED_DISCOVERY_TYPE, JSON_TYPE } from './request.js';
 import type { Transport } from './transport.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 
 type GroupVersion = { group: string; version: string };
 type Fetched = GroupVersion & { gv: string; doc?: unknown; error?: string };

@@ -3,7 +3,7 @@ import type { Finding, ScanChoice } from './findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from './force.js';
 import type { Condition, Cost } from './cluster.js';
 import type { SweepReport } from './sweep.js';
-import type { CustomResourcesPhase, PreMortem } from './early.js';
+import type { CustomResourcesPhase, PreMortem } from './prevention.js';
 import type { LifecycleReport } from './lifecycle.js';
 
 /**

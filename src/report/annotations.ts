@@ -6,7 +6,7 @@ import { fixCommand, oneLineScript, withContext } from './commands.js';
 import { listNames } from './brief.js';
 import { safeLog, truncate } from './escape.js';
 import { resolvedByForce } from './force.js';
-import { groupPredictions } from './predictions.js';
+import { groupPredictions } from './prevention-predictions.js';
 
 export type Level = 'error' | 'warning' | 'notice';
 

@@ -1,5 +1,5 @@
 /** Stuck namespaces grouped by what blocks them (never by object names), each cause with the one script to paste. Pure. */
-import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { recreatesIt } from '../diagnosis/index.js';
 import type { Finding } from '../model/findings.js';
 import type { RunReport, TargetReport } from '../model/run.js';
 import { isLookup, loopScript, shellWords, withContext } from './commands.js';

@@ -1,5 +1,5 @@
 /** Commands as a person pastes them: the fix chosen, the kubeconfig context added, lines wrapped. Pure. */
-import { shellQuote } from '../diagnosis/shell.js';
+import { shellQuote } from '../diagnosis/index.js';
 import type { Finding } from '../model/findings.js';
 
 /** Code lines wider than this would scroll sideways in GitHub's summary panel. */

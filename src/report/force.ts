@@ -1,6 +1,6 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
-import { objectLabel, allowedByText } from '../force/plan.js';
-import { resultClass, resultText } from '../force/audit.js';
+import { allowedByText, resultClass, resultText } from '../force/index.js';
+import { objectLabel } from '../diagnosis/index.js';
 import type { AuditEntry, Decision, ForceStep, Refusal } from '../model/force.js';
 import type { Finding } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';

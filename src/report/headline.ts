@@ -1,12 +1,12 @@
 /** The first screen: the headline (counts, cluster, check) and the fix-first block. Pure. */
-import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/remedy.js';
+import { FORCE_FINALIZE_NAMESPACE_POLICY } from '../diagnosis/index.js';
 import type { Outcome, RunContext, RunReport, TargetReport } from '../model/run.js';
 import { briefReason, listNames } from './brief.js';
 import { causesOf, type Cause } from './causes.js';
 import { layoutScript, withContext } from './commands.js';
 import { fence, md, mdLink } from './escape.js';
 import type { Finding } from '../model/findings.js';
-import { ownerLabels } from './owners.js';
+import { ownerLabels } from './owner-labels.js';
 import { sweepCounts } from './sweep.js';
 import { requestLine, skippedWords } from './lifecycle.js';
 

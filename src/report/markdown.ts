@@ -9,10 +9,10 @@ import { renderForce } from './force.js';
 import { renderFixFirst, renderHeadline } from './headline.js';
 import { renderSweep } from './sweep.js';
 import { renderOwners } from './lifecycle.js';
-import { renderCustomResources } from './early.js';
-import { renderPredictions } from './predictions.js';
-import { ownerLabels } from './owners.js';
-import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { renderCustomResources } from './prevention.js';
+import { renderPredictions } from './prevention-predictions.js';
+import { ownerLabels } from './owner-labels.js';
+import { recreatesIt } from '../diagnosis/index.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
 import { Budget, cutLine } from './budget.js';
 

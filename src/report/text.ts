@@ -1,13 +1,13 @@
 /** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
 import { styleText } from 'node:util';
-import { resultText } from '../force/audit.js';
+import { resultText } from '../force/index.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
 import { layoutScript } from './commands.js';
 import { breakCommands, visible } from './escape.js';
 import { counts, OUTCOME_COUNT } from './headline.js';
-import { ownerLabels } from './owners.js';
+import { ownerLabels } from './owner-labels.js';
 import { sweepCounts } from './sweep.js';
 import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';

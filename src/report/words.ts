@@ -1,6 +1,6 @@
 /** Plain words for what the namespace controller reports, and for each outcome. Pure. */
 import type { Condition } from '../model/cluster.js';
-import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { recreatesIt } from '../diagnosis/index.js';
 import type { Outcome, TargetReport } from '../model/run.js';
 
 /** The failing conditions in plain words, or what the healthy ones say. */

@@ -5,7 +5,7 @@ import { ConfigError } from '../shared/errors.js';
 import { globProblem } from '../shared/glob.js';
 import { Inputs } from './action-names.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
-import { readBoolean, readDuration, type InputReader } from './read.js';
+import { readBoolean, readDuration, type InputReader } from './read-input.js';
 
 /** force-after when unset: one minute, or half the timeout when that is shorter (so forcing can be verified). */
 export const DEFAULT_FORCE_AFTER_MS = 60_000;

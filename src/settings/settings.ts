@@ -1,17 +1,17 @@
 /** Inputs → one frozen, typed Settings, validated before any cluster call. Pure. */
 import { type ForcePolicy } from '../model/force.js';
 import { formatDuration } from '../shared/duration.js';
-export { MAX_DURATION_MS, readDuration, splitList, type InputReader } from './read.js';
+export { MAX_DURATION_MS, readDuration, splitList, type InputReader } from './read-input.js';
 import { ConfigError } from '../shared/errors.js';
 import { compileGlob, globProblem } from '../shared/glob.js';
-import { readSweep } from './sweep.js';
-import { readBoolean, readDuration, splitList, type InputReader } from './read.js';
+import { readSweep } from './sweep-inputs.js';
+import { readBoolean, readDuration, splitList, type InputReader } from './read-input.js';
 import { crossChecks } from './checks.js';
 import { readForce, OFF } from './force-policy.js';
 export { DEFAULT_FORCE_AFTER_MS } from './force-policy.js';
 import type { SweepSettings } from '../model/sweep.js';
 import type { LifecycleSettings } from '../model/lifecycle.js';
-import { NO_LIFECYCLE, readLifecycle } from './lifecycle.js';
+import { NO_LIFECYCLE, readLifecycle } from './lifecycle-inputs.js';
 import { Inputs } from './action-names.js';
 import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';

@@ -4,7 +4,7 @@
  */
 import type { GitHubApi } from '../github/port.js';
 import { canWrite, permissionOf } from '../github/permission.js';
-import { getPullState } from '../github/pulls.js';
+import { getPullState } from '../github/get-pull.js';
 import { react } from '../github/reactions.js';
 import type { LifecycleReport } from '../model/lifecycle.js';
 import type { RepoRef } from '../model/pulls.js';

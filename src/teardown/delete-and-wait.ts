@@ -1,4 +1,4 @@
-/** The story per namespace: resolve → delete → wait (diagnose, force) → outcome, all targets at once. */
+/** The story per namespace: delete → wait (diagnose, force) → outcome, all targets at once, as resolved before. */
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
@@ -6,11 +6,11 @@ import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
 import type { Outcome, TargetReport } from '../model/run.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { Settings } from '../settings/settings.js';
-import { reasonOf, requestDeletion, resolveTargets, type Resolved } from '../targets/resolve.js';
+import { reasonOf, requestDeletion, type Resolved } from '../targets/resolve.js';
 import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
 import { waitUntilGone, type WaitRecord } from './wait.js';
-import { BeforeDelete, type Early } from './before-delete.js';
+import { BeforeDelete, type Early } from '../prevention/prevent.js';
 import { guardWrites } from './write-guard.js';
 import { ownersFirst } from './gitops-first.js';
 import type { OwnerAction } from '../model/lifecycle.js';
@@ -35,8 +35,12 @@ export interface TeardownDeps {
   inspect?: InspectDeps;
   /** Aborted on cancellation: stop waiting, start no new write, report the state so far. */
   signal?: AbortSignal;
-  /** Chooses the targets instead of `namespaces` and `selector` (the sweep). */
-  resolve?: (settings: Settings, kube: Kube) => Promise<Resolved[]>;
+}
+
+/** The targets of a run, resolved before it starts, and the failure of a list that should have found more. */
+export interface ResolvedTargets {
+  targets: Resolved[];
+  error?: string;
 }
 
 /** The targets' reports, what became of their GitOps owners, and a failure of the whole run when there was one. */
@@ -203,6 +207,15 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   return report;
 }
 
+/**
+ * One target's story, in order: a target refused, unreadable or not found ends as resolved; else, with `delete`, an
+ * Active target gets its pre-mortem and custom-resources phase, then the DELETE under its UID; then the wait with
+ * its inspector (diagnose and force at the checkpoints), and the outcome.
+ * Before: `t` was resolved in this run and every write of `ctx.deps.kube` passes the write guard.
+ * After: for a target it came to delete, what was foreseen and done before the DELETE is in its report.
+ * Returns the target's report. A throw is a failure this code did not foresee: `handleTarget` makes it the
+ * target's `error` outcome, so the other targets go on.
+ */
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
   if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
@@ -239,21 +252,18 @@ async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   return report;
 }
 
-/** Delete (unless `delete: false`) and wait for every target, concurrently, bounded by the timeout. */
+/** Delete (unless `delete: false`) and wait for every target resolved, concurrently, bounded by the timeout. */
 export async function deleteAndWait(
   settings: Settings,
   deps: TeardownDeps,
+  resolved: ResolvedTargets,
   deadline: number,
 ): Promise<TeardownResult> {
   const { logger, clock } = deps;
-  const resolved = await logger.group('Resolve targets', async () => {
-    const found: { targets: Resolved[]; error?: string } = deps.resolve
-      ? { targets: await deps.resolve(settings, deps.kube) }
-      : await resolveTargets(settings, deps.kube);
-    for (const t of found.targets)
+  await logger.group('Resolve targets', async () => {
+    for (const t of resolved.targets)
       logger.info(`${t.name}: ${t.refused ?? t.error ?? (t.state ? t.state.phase : 'not found')}`);
-    if (found.error) logger.warning(found.error);
-    return found;
+    if (resolved.error) logger.warning(resolved.error);
   });
   const { deps: ctxDeps, verified } = guarded(deps, resolved.targets);
   // Active targets this run deletes: all of them are read (and their custom resources go) before any DELETE.

@@ -6,7 +6,7 @@
 import type { Kube, NamespaceEvent } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { messageOf } from '../shared/errors.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 import type { Clock, Logger } from '../shared/ports.js';
 
 /** A wait the feed serves (one target). */

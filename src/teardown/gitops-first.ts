@@ -3,17 +3,21 @@
  * or deleted as `gitops-owners` allows (each write through the write guard, under the owner's UID), and waited for
  * within their share of the timeout. `force: dry-run` writes nothing and says what would be done.
  */
-import { toApplication, toHelmRelease, toKustomization } from '../diagnosis/actors/raw.js';
-import { readGitOps } from '../diagnosis/actors/reads.js';
-import { Reads } from '../diagnosis/reads.js';
-import type { GitOpsOwner } from '../diagnosis/types.js';
+import {
+  readGitOps,
+  Reads,
+  toApplication,
+  toHelmRelease,
+  toKustomization,
+  type GitOpsOwner,
+} from '../diagnosis/index.js';
 import { explain } from '../kube/explain.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { OwnerAction } from '../model/lifecycle.js';
 import type { Settings } from '../settings/settings.js';
 import { formatDuration } from '../shared/duration.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import { grantOf, planOwners, prunedWith, suspension, type OwnerStep } from './gitops-plan.js';
 import type { OwnerGrant } from './write-guard.js';

@@ -2,8 +2,7 @@
  * Which GitOps owners of the targets go first and how: an owner that would apply a target again is suspended or
  * deleted only when every namespace it targets is a target; any other is left alone, with the reason. Pure.
  */
-import { linkOf } from '../diagnosis/actors/gitops.js';
-import type { GitOpsOwner } from '../diagnosis/types.js';
+import { linkOf, type GitOpsOwner } from '../diagnosis/index.js';
 import type { GitopsOwnerPolicy } from '../model/lifecycle.js';
 import type { OwnerGrant } from './write-guard.js';
 

@@ -1,11 +1,15 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
-import { diagnose, sightOf, takeSnapshot } from '../diagnosis/index.js';
-import type { EarlierSight, Snapshot } from '../diagnosis/types.js';
-import type { SharedReads } from '../diagnosis/reads.js';
+import {
+  diagnose,
+  sightOf,
+  takeSnapshot,
+  type EarlierSight,
+  type SharedReads,
+  type Snapshot,
+} from '../diagnosis/index.js';
 import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
-import { executePlan } from '../force/execute.js';
-import { decide } from '../force/policy.js';
+import { decide, executePlan } from '../force/index.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';

@@ -2,14 +2,13 @@
  * The last reads of a target: read it again once its wait ended (gone, recreated under the same name, or still
  * there), find names recreated meanwhile with one list, and say so when this run may no longer read it at all.
  */
-import { lostSightNote } from '../diagnosis/actors/index.js';
-import { describeError } from '../diagnosis/reads.js';
+import { describeError, lostSightNote } from '../diagnosis/index.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import type { TargetReport } from '../model/run.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 import type { Logger } from '../shared/ports.js';
 import { identityProblem, reasonOf } from '../targets/resolve.js';
-import type { Early } from './before-delete.js';
+import type { Early } from '../prevention/prevent.js';
 import { FALLBACK_READS } from './feed.js';
 import type { WaitRecord } from './wait.js';
 

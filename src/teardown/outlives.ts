@@ -3,11 +3,16 @@
  * APIService whose backend lived in one of them (or that a forced one was stuck on), a policy binding whose parameter
  * did — read fresh (never from the reads taken before the DELETEs), and reported on that target as still broken.
  */
-import { compareFindings } from '../diagnosis/index.js';
-import { readAllPolicyBindings } from '../diagnosis/actors/reads.js';
-import { readApiServicesNow, readWebhooksNow } from '../diagnosis/cluster-reads.js';
-import { Reads } from '../diagnosis/reads.js';
-import { brokenApiService, brokenBinding, brokenWebhook } from '../diagnosis/rules/still-broken.js';
+import {
+  brokenApiService,
+  brokenBinding,
+  brokenWebhook,
+  compareFindings,
+  readAllPolicyBindings,
+  readApiServicesNow,
+  Reads,
+  readWebhooksNow,
+} from '../diagnosis/index.js';
 import type { Kube } from '../kube/port.js';
 import type { Finding } from '../model/findings.js';
 import type { TargetReport } from '../model/run.js';

@@ -3,11 +3,16 @@
  * checked against the cluster's owner objects, read once per run; a target a live owner recreates gets the verdict,
  * so a namespace deleted only to be applied again never reads "gone, the check passes". Reads only.
  */
-import { compareFindings } from '../diagnosis/index.js';
-import { readGitOps } from '../diagnosis/actors/reads.js';
-import { readLeases, readRbac, readWorkloads } from '../diagnosis/cluster-reads.js';
-import { Reads, type SharedReads } from '../diagnosis/reads.js';
-import { willRecreate } from '../diagnosis/rules/will-recreate.js';
+import {
+  compareFindings,
+  readGitOps,
+  readLeases,
+  readRbac,
+  Reads,
+  readWorkloads,
+  willRecreate,
+  type SharedReads,
+} from '../diagnosis/index.js';
 import type { Kube } from '../kube/port.js';
 import type { Outcome, TargetReport } from '../model/run.js';
 import type { Clock, Logger } from '../shared/ports.js';

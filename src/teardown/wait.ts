@@ -1,5 +1,5 @@
 /** Watch-based wait for one namespace to be gone, with a slow poll as a safety net. Reads the cluster only. */
-import { describeError } from '../diagnosis/reads.js';
+import { describeError } from '../diagnosis/index.js';
 import { KubeError, type Kube, type NamespaceEvent, type WatchHandle } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { messageOf } from '../shared/errors.js';

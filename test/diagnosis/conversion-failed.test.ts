@@ -1,4 +1,4 @@
-import { parseConversionError } from '../../src/diagnosis/conversion-reads.js';
+import { parseConversionError } from '../../src/diagnosis/snapshot/conversion-reads.js';
 import { diagnose } from '../../src/diagnosis/index.js';
 import { conversionFailed } from '../../src/diagnosis/rules/conversion-failed.js';
 import type { ConversionState } from '../../src/diagnosis/types.js';

@@ -4,7 +4,7 @@ import {
   toApplicationSet,
   toHelmRelease,
   toKustomization,
-} from '../../src/diagnosis/actors/raw.js';
+} from '../../src/diagnosis/snapshot/actor-raw.js';
 import { willRecreate } from '../../src/diagnosis/rules/will-recreate.js';
 import type { GitOpsOwner } from '../../src/diagnosis/types.js';
 import { TAKEN_AT, ago } from './fixtures.js';

@@ -5,7 +5,7 @@
  * can be removed without changing it is a defect.
  */
 import { diagnose } from '../../src/diagnosis/index.js';
-import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
+import { takeSnapshot } from '../../src/diagnosis/snapshot/take.js';
 import type { Finding } from '../../src/model/findings.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 import { connectKube, runEngine } from '../helpers/harness.js';

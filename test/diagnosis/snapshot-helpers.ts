@@ -1,5 +1,5 @@
 /** Shared set-up for the snapshot tests: a discovery document, raw APIServices and a one-call snapshot. */
-import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
+import { takeSnapshot } from '../../src/diagnosis/snapshot/take.js';
 import type { Discovery } from '../../src/kube/port.js';
 import { RecordingReader, type FakeData } from './fake-reader.js';
 import { CONFIGMAPS, KIALIS, PODS, TAKEN_AT, TEXT, namespace, type } from './fixtures.js';

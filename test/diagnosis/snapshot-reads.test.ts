@@ -1,4 +1,4 @@
-import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
+import { takeSnapshot } from '../../src/diagnosis/snapshot/take.js';
 import { KubeError, type KubeReader } from '../../src/kube/port.js';
 import { RecordingReader } from './fake-reader.js';
 import { TAKEN_AT, ago, conditions, meta, namespace } from './fixtures.js';

@@ -1,4 +1,4 @@
-import { takeSnapshot } from '../../src/diagnosis/snapshot.js';
+import { takeSnapshot } from '../../src/diagnosis/snapshot/take.js';
 import { KubeError } from '../../src/kube/port.js';
 import { RecordingReader } from './fake-reader.js';
 import { conditions, meta, namespace, type } from './fixtures.js';

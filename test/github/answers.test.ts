@@ -1,6 +1,6 @@
 /** An answer is used only for the pull request it is about: GraphQL nodes and REST bodies matched to the number asked. */
 import { askPullStates } from '../../src/github/pull-states.js';
-import { getPullState } from '../../src/github/pulls.js';
+import { getPullState } from '../../src/github/get-pull.js';
 import { beforeEachNock, client, github, graphqlApi, GRAPHQL_PATH } from './helpers.js';
 
 const REPO = { owner: 'acme', repo: 'shop' };

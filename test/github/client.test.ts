@@ -1,5 +1,5 @@
 import { GitHubClient, type Send } from '../../src/github/client.js';
-import { getPullState } from '../../src/github/pulls.js';
+import { getPullState } from '../../src/github/get-pull.js';
 import { beforeEachNock, client, github, pull, resetAfter, SkipClock } from './helpers.js';
 
 const REPO = { owner: 'acme', repo: 'shop' };

@@ -1,7 +1,7 @@
 import nock from 'nock';
-import { COMMENT_MARKER, upsertComment } from '../../src/github/comment.js';
+import { COMMENT_MARKER, upsertComment } from '../../src/github/own-comment.js';
 import { graphqlUrl } from '../../src/github/create.js';
-import { ACTIONS_BOT } from '../../src/github/identity.js';
+import { ACTIONS_BOT } from '../../src/github/token-identity.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
 import type { GitHubApi } from '../../src/github/port.js';
 import { pullRequestOf } from '../../src/entry/context.js';

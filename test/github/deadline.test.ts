@@ -1,6 +1,6 @@
 /** The client within the run's bounds: rate-limit waits, retries and calls end by the deadline; answers by size. */
 import nock from 'nock';
-import { getPullState } from '../../src/github/pulls.js';
+import { getPullState } from '../../src/github/get-pull.js';
 import { askPullStates } from '../../src/github/pull-states.js';
 import { createGitHub } from '../../src/github/create.js';
 import { RecordingLogger } from '../../src/shared/ports.js';

@@ -1,4 +1,4 @@
-import { COMMENT_MARKER } from '../../src/github/comment.js';
+import { COMMENT_MARKER } from '../../src/github/own-comment.js';
 import { commentOnPullRequest } from '../../src/github/post-comment.js';
 import { mergeFleet } from '../../src/fleet/merge.js';
 import { renderFleetComment } from '../../src/report/fleet-comment.js';

@@ -8,7 +8,8 @@ import type { NamespaceState } from '../../src/model/cluster.js';
 import { clusterIdentity } from '../../src/kube/config.js';
 import type { RunReport } from '../../src/model/run.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
-import { runTeardown } from '../../src/teardown/run.js';
+import { runTeardown } from '../../src/teardown/run-teardown.js';
+import { resolveTargets } from '../../src/targets/resolve.js';
 import { readSettings } from '../../src/settings/settings.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 import { renderSummary } from '../../src/report/markdown.js';
@@ -95,6 +96,8 @@ export async function runEngine(
       .then(() => seen.caughtUp(cluster, names))
       .then(() => (clock as JumpClock).jump(settings.timeoutMs));
   }
+  // The targets' reads count in the timeout, as the engine counts them.
+  const started = clock.now();
   const report = await runTeardown(
     settings,
     {
@@ -106,6 +109,8 @@ export async function runEngine(
       onProgress: seen.onProgress,
     },
     { repository: 'acme/shop', cluster: clusterIdentity(kc) },
+    await resolveTargets(settings, kube),
+    started,
   );
   assertWellFormed(renderSummary(report));
   return { report, log: logger.lines };

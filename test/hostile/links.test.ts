@@ -9,7 +9,7 @@ import type { RunReport } from '../../src/model/run.js';
 import { renderComment } from '../../src/report/comment.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { readSettings } from '../../src/settings/settings.js';
-import { decideAll } from '../../src/sweep/run.js';
+import { decideAll } from '../../src/sweep/sweep-targets.js';
 import { gfm, gfmProblems } from '../helpers/gfm.js';
 import { runReport } from '../helpers/reports.js';
 

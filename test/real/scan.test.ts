@@ -4,7 +4,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { diagnose, takeSnapshot } from '../../src/diagnosis/index.js';
-import { CONTROLLER_FIRST_PASS_MS } from '../../src/diagnosis/scan-choice.js';
+import { CONTROLLER_FIRST_PASS_MS } from '../../src/diagnosis/snapshot/scan-choice.js';
 import { createKube, type KubeClient } from '../../src/kube/client.js';
 import type { NamespaceState } from '../../src/model/cluster.js';
 import { countingReader } from '../helpers/counting.js';

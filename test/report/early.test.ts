@@ -1,8 +1,8 @@
 import { planAnnotations, PER_LEVEL_LIMIT } from '../../src/report/annotations.js';
 import { renderSummary } from '../../src/report/markdown.js';
-import { renderCustomResources } from '../../src/report/early.js';
-import { renderPredictions } from '../../src/report/predictions.js';
-import type { CustomResourcesPhase, Prediction } from '../../src/model/early.js';
+import { renderCustomResources } from '../../src/report/prevention.js';
+import { renderPredictions } from '../../src/report/prevention-predictions.js';
+import type { CustomResourcesPhase, Prediction } from '../../src/model/prevention.js';
 import type { RunReport, TargetReport } from '../../src/model/run.js';
 import { gfmProblems } from '../helpers/gfm.js';
 import { runReport, targetReport } from '../helpers/reports.js';

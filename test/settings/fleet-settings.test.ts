@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MergeInputs, MergeOutputs } from '../../src/settings/action-names.js';
 import { readClusterList, readClusterName } from '../../src/settings/cluster-name.js';
-import { DEFAULT_REPORTS_DIR, readMergeSettings } from '../../src/settings/merge.js';
+import { DEFAULT_REPORTS_DIR, readMergeSettings } from '../../src/settings/merge-settings.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { actionTables, MERGE_MARKERS, readAction } from '../../scripts/action-table.js';

@@ -1,5 +1,5 @@
 import { readSettings } from '../../src/settings/settings.js';
-import { failedReport } from '../../src/teardown/run.js';
+import { failedReport } from '../../src/teardown/run-teardown.js';
 import { FakeClock } from '../helpers/clock.js';
 
 const settings = readSettings((name) => (name === 'namespaces' ? 'preview-7' : ''));

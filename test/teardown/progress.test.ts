@@ -4,6 +4,7 @@ import { readSettings } from '../../src/settings/settings.js';
 import { formatDuration } from '../../src/shared/duration.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import { deleteAndWait } from '../../src/teardown/delete-and-wait.js';
+import { resolveTargets } from '../../src/targets/resolve.js';
 import { ProgressTracker, progressWords, type Progress } from '../../src/teardown/progress.js';
 import type { WaitRecord } from '../../src/teardown/wait.js';
 import { FakeClock } from '../helpers/clock.js';
@@ -63,16 +64,18 @@ describe('progress while waiting, with a fake clock', () => {
     const settings = readSettings(
       (k) => ({ namespaces: c.names.join(' '), delete: 'false', timeout: '2m' })[k] ?? '',
     );
+    const kube = pollOnlyKube(states);
     const run = deleteAndWait(
       settings,
       {
-        kube: pollOnlyKube(states),
+        kube,
         logger,
         clock,
         pollMs: 5_000,
         progressMs: c.progressMs,
         onProgress: (p) => seen.push(p),
       },
+      await resolveTargets(settings, kube),
       started + 120_000,
     );
     await clock.advance(c.goneAfterS * 1000, 500);

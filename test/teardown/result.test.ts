@@ -1,5 +1,5 @@
 import type { Finding } from '../../src/model/findings.js';
-import { failuresOf, resultOf } from '../../src/teardown/run.js';
+import { failuresOf, resultOf } from '../../src/teardown/run-teardown.js';
 import { targetReport } from '../helpers/reports.js';
 
 const finding = (verdict: Finding['verdict']): Finding =>

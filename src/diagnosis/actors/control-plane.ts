@@ -3,10 +3,10 @@
  * pvc-protection…) and the service controller of a cloud (cloud-controller-manager, or kube-controller-manager with an
  * in-tree `--cloud-provider`), alive by their leader-election Lease or their pod, as read in this run. Pure.
  */
-import { READ_AREA } from '../paths.js';
+import { READ_AREA } from '../snapshot/read-paths.js';
 import type { ComponentPod, Snapshot } from '../types.js';
 import { describeLease, leaseSight } from './leases.js';
-import type { Actor, Liveness } from './types.js';
+import type { Actor, Liveness } from './actor-types.js';
 
 /** A control-plane component that runs built-in controllers. */
 export type Component = 'kube-controller-manager' | 'cloud-controller-manager';

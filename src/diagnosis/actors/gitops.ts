@@ -6,7 +6,7 @@
 import type { NamespaceState } from '../../model/cluster.js';
 import { secondsBetween } from '../refs.js';
 import type { GitOpsOwner, Snapshot } from '../types.js';
-import type { Actor, Liveness } from './types.js';
+import type { Actor, Liveness } from './actor-types.js';
 import { releasers } from './workloads.js';
 
 /** What the recreate verdict reads: the owners, and what ties their controllers to them. */

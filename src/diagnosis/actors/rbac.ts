@@ -1,6 +1,6 @@
 /** Who may update a resource or remove its finalizers, read from RBAC: role → binding → ServiceAccount. Pure. */
 import type { BindingState, RbacRule, RoleState, Snapshot } from '../types.js';
-import type { Reach } from './types.js';
+import type { Reach } from './actor-types.js';
 
 /**
  * One ServiceAccount (or every one of a namespace), or one User, that may update the objects, and the RBAC chain that

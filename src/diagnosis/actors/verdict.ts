@@ -4,7 +4,7 @@
  */
 import { secondsBetween } from '../refs.js';
 import type { Snapshot } from '../types.js';
-import type { Actor } from './types.js';
+import type { Actor } from './actor-types.js';
 import { releasers, settersOf, type Holders } from './workloads.js';
 
 /** What the actors say about a finalizer; `actors` are the ones it rests on, `via` the evidence in words. */

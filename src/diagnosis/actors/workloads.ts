@@ -4,11 +4,11 @@
  * never tie a workload to a finalizer: a verdict must survive renaming everything that is not an API name. Pure.
  */
 import type { Leftover } from '../../model/findings.js';
-import { READ_AREA } from '../paths.js';
+import { READ_AREA } from '../snapshot/read-paths.js';
 import type { Snapshot, WorkloadState } from '../types.js';
 import { describeLease, leasesOf } from './leases.js';
 import { grantsFor, runsAs, type Grant } from './rbac.js';
-import type { Actor, Actors, Liveness, Reach } from './types.js';
+import type { Actor, Actors, Liveness, Reach } from './actor-types.js';
 
 /** The objects holding a finalizer: their types (for RBAC), UIDs (for progress) and who set it (managedFields). */
 export interface Holders {

@@ -1,3 +1,4 @@
+/** Rule: an admission webhook or policy deliberately denies the deletes the namespace controller makes. Pure. */
 import { denialSource, parseDenials, type Denial } from '../denials.js';
 import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, ParsedConditions } from '../../model/findings.js';

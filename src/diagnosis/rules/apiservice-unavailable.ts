@@ -1,5 +1,6 @@
+/** Rule: an aggregated API that is down keeps discovery, and so the whole namespace deletion, from finishing. Pure. */
 import { compareText } from '../../shared/compare.js';
-import { READ_AREA } from '../paths.js';
+import { READ_AREA } from '../snapshot/read-paths.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
 import type { ApiServiceState, Snapshot } from '../types.js';

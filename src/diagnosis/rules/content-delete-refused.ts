@@ -1,4 +1,5 @@
-import { parseConversionError } from '../conversion-reads.js';
+/** Rule: the namespace controller's deletes fail: which webhook could not be called, or which RBAC denial. Pure. */
+import { parseConversionError } from '../snapshot/conversion-reads.js';
 import { hasDenial, parseDenials } from '../denials.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand, removeWebhooksCommands } from '../remedy.js';
 import { shellCommand } from '../shell.js';

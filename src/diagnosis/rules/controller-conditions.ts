@@ -1,3 +1,4 @@
+/** Rule: what the namespace controller itself says in its conditions, told as it says it. Pure. */
 import { formatSeconds } from '../../shared/duration.js';
 import { NAMESPACE_CONDITION_TYPES } from '../conditions.js';
 import { secondsBetween } from '../refs.js';

@@ -1,3 +1,4 @@
+/** Rule: a CRD's conversion webhook fails, so objects of that type can be neither read nor deleted. Pure. */
 import { count } from '../holders.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';

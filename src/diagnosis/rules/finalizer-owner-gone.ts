@@ -1,8 +1,9 @@
+/** Rule: for each finalizer left, whether its controller is at work, waiting, deadlocked or gone. Pure. */
 import { compareText } from '../../shared/compare.js';
 import { BUILT_IN_FINALIZERS, isBuiltInFinalizer, objectTarget, waitingReason } from '../finalizers.js';
 import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
 import { builtInActor, heldBy, releaseVerdict, type Actor } from '../actors/index.js';
-import { objectRef, resourceName, stampWithAge } from '../refs.js';
+import { objectLabel, resourceName, stampWithAge } from '../refs.js';
 import { forceFinalizersPolicy } from '../remedy.js';
 import type { Evidence, Finding, Leftover } from '../../model/findings.js';
 import type { Snapshot } from '../types.js';
@@ -27,7 +28,9 @@ export function finalizerOwnerGone(s: Snapshot): Finding[] {
     }
   }
   return [...holders.keys()].sort().map((f) => {
-    const objects = (holders.get(f) ?? []).sort((a, b) => compareText(objectRef(a), objectRef(b)));
+    const objects = (holders.get(f) ?? []).sort((a, b) =>
+      compareText(objectLabel(a.resource, a.meta.name), objectLabel(b.resource, b.meta.name)),
+    );
     return isBuiltInFinalizer(f) ? builtIn(s, f, objects) : custom(s, f, objects);
   });
 }
@@ -35,7 +38,7 @@ export function finalizerOwnerGone(s: Snapshot): Finding[] {
 function holderEvidence(s: Snapshot, f: string, objects: Leftover[]): Evidence[] {
   return listedEvidence(objects, (l) => [
     {
-      object: objectRef(l),
+      object: objectLabel(l.resource, l.meta.name),
       field: 'metadata.finalizers',
       value: `${f}; deletionTimestamp ${l.meta.deletionTimestamp ? stampWithAge(l.meta.deletionTimestamp, s.takenAt) : '(not set)'}`,
     },
@@ -54,7 +57,13 @@ function builtIn(s: Snapshot, f: string, objects: Leftover[]): Finding {
   const stuck = objects.filter((_, i) => reasons[i] === undefined);
   const waitingEvidence = listedEvidence(
     objects.filter((_, i) => reasons[i]),
-    (l) => [{ object: objectRef(l), field: `waiting on ${f}`, value: waitingReason(s, l, f) ?? '' }],
+    (l) => [
+      {
+        object: objectLabel(l.resource, l.meta.name),
+        field: `waiting on ${f}`,
+        value: waitingReason(s, l, f) ?? '',
+      },
+    ],
   );
   const alive = actor.liveness.evidence;
   const base = {

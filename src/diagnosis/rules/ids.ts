@@ -1,3 +1,4 @@
+/** The rule ids in the order the rules run, and the shape of a rule and of its help. Pure. */
 import type { Finding, ParsedConditions } from '../../model/findings.js';
 import type { Snapshot } from '../types.js';
 

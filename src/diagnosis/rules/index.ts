@@ -1,3 +1,4 @@
+/** The ordered rule table and every rule's help, checked complete by the compiler. */
 import { admissionDenied } from './admission-denied.js';
 import { apiServiceUnavailable } from './apiservice-unavailable.js';
 import { contentDeleteRefused } from './content-delete-refused.js';

@@ -1,3 +1,4 @@
+/** Rule: finalizers in the namespace's own `metadata.finalizers`, typically left by an uninstalled platform. Pure. */
 import { builtInActor, releaseVerdict } from '../actors/index.js';
 import { forceFinalizersPolicy, patchNamespaceFinalizersCommand } from '../remedy.js';
 import type { Evidence, Finding } from '../../model/findings.js';

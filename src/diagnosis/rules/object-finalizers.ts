@@ -1,8 +1,9 @@
+/** Rule: objects left in the namespace by their finalizers: which, since when, owned by whom. Pure. */
 import { compareText } from '../../shared/compare.js';
 import { formatSeconds } from '../../shared/duration.js';
 import { objectTarget, waitingReason } from '../finalizers.js';
 import { holderPhrase, listedEvidence, removalCommands } from '../holders.js';
-import { objectRef, resourceName, secondsBetween, stampWithAge } from '../refs.js';
+import { objectLabel, resourceName, secondsBetween, stampWithAge } from '../refs.js';
 import { forceFinalizersPolicy } from '../remedy.js';
 import type { Evidence, Finding, Leftover } from '../../model/findings.js';
 import type { Snapshot } from '../types.js';
@@ -32,7 +33,11 @@ export function objectFinalizers(s: Snapshot): Finding[] {
     oneGroup(
       s,
       k,
-      groups.get(k)!.sort((a, b) => compareText(objectRef(a), objectRef(b))),
+      groups
+        .get(k)!
+        .sort((a, b) =>
+          compareText(objectLabel(a.resource, a.meta.name), objectLabel(b.resource, b.meta.name)),
+        ),
     ),
   );
 }
@@ -48,7 +53,9 @@ function oneGroup(s: Snapshot, key: string, objects: Leftover[]): Finding {
     ages.length === 0 ? 'not deleted yet' : `deleting for ${upTo}${formatSeconds(Math.max(...ages))}`;
   const held = `holds finalizer(s) ${first.meta.finalizers.join(', ')}`;
   const subject =
-    objects.length === 1 ? `${objectRef(first)} ${held}` : `${holderPhrase(objects)} each ${held}`;
+    objects.length === 1
+      ? `${objectLabel(first.resource, first.meta.name)} ${held}`
+      : `${holderPhrase(objects)} each ${held}`;
   return {
     id: ID,
     severity: allWaiting ? 'notice' : 'warning',
@@ -77,7 +84,7 @@ function oneGroup(s: Snapshot, key: string, objects: Leftover[]): Finding {
 }
 
 function objectEvidence(s: Snapshot, l: Leftover, waiting: string[]): Evidence[] {
-  const ref = objectRef(l);
+  const ref = objectLabel(l.resource, l.meta.name);
   const stamp = l.meta.deletionTimestamp;
   return [
     { object: ref, field: 'metadata.finalizers', value: JSON.stringify(l.meta.finalizers) },

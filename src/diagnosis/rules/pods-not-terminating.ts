@@ -1,3 +1,4 @@
+/** Rule: pods that cannot finish terminating (node lost or NotReady, grace period past or very long). Pure. */
 import { compareText } from '../../shared/compare.js';
 import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';

@@ -1,3 +1,4 @@
+/** Rule: entries besides `kubernetes` in the namespace's `spec.finalizers`. Pure. */
 import { releaseVerdict } from '../actors/index.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, finalizeNamespaceCommand } from '../remedy.js';
 import type { Finding } from '../../model/findings.js';

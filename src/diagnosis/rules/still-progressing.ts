@@ -1,6 +1,7 @@
+/** Rule: content being removed normally: progress, not a leak. Pure. */
 import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
-import { objectRef, resourceName, secondsBetween } from '../refs.js';
+import { objectLabel, resourceName, secondsBetween } from '../refs.js';
 import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, Leftover, ParsedConditions } from '../../model/findings.js';
 import type { PodState, Snapshot } from '../types.js';
@@ -79,9 +80,11 @@ function progressEvidence(pods: PodState[], others: Leftover[]): Evidence[] {
       field: 'metadata.deletionTimestamp',
       value: p.deletionTimestamp ?? '(not deleted yet)',
     })),
-    ...others
-      .slice(0, Math.max(0, shown - pods.length))
-      .map((l) => ({ object: objectRef(l), field: 'metadata.finalizers', value: '[]' })),
+    ...others.slice(0, Math.max(0, shown - pods.length)).map((l) => ({
+      object: objectLabel(l.resource, l.meta.name),
+      field: 'metadata.finalizers',
+      value: '[]',
+    })),
   ];
   if (total <= MAX_EVIDENCE) return evidence;
   return [...evidence, { object: '…', field: 'more objects', value: String(total - MAX_EVIDENCE) }];

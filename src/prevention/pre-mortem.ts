@@ -2,15 +2,19 @@
  * The pre-mortem's rules: from one read-only snapshot of an Active namespace (and the diagnosis of it), what its
  * deletion will run into. Pure; the same owner evidence (`findOwner`) the diagnosis uses, so both always agree.
  */
-import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
-import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
-import { objectRef } from '../diagnosis/refs.js';
+import {
+  heldBy,
+  isBuiltInFinalizer,
+  objectLabel,
+  releaseVerdict,
+  type Snapshot,
+  type WebhookState,
+} from '../diagnosis/index.js';
 import type { Evidence, Finding, Leftover } from '../model/findings.js';
-import type { Snapshot, WebhookState } from '../diagnosis/types.js';
 import type { TeardownOrder } from '../settings/settings.js';
 import { compareText } from '../shared/compare.js';
-import { controllerPresence } from './cr-decide.js';
-import type { Prediction } from '../model/early.js';
+import { controllerPresence } from './custom-resource-decision.js';
+import type { Prediction } from '../model/prevention.js';
 
 /** What the predictions depend on besides the snapshot. */
 export interface PredictContext {
@@ -23,7 +27,9 @@ const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
 const LB_CLEANUP = 'service.kubernetes.io/load-balancer-cleanup';
 
 const holderEvidence = (f: string, objects: Leftover[]): Evidence[] =>
-  objects.slice(0, 5).map((l) => ({ object: objectRef(l), field: 'metadata.finalizers', value: f }));
+  objects
+    .slice(0, 5)
+    .map((l) => ({ object: objectLabel(l.resource, l.meta.name), field: 'metadata.finalizers', value: f }));
 
 /** Leftovers holding each finalizer, sorted by finalizer. */
 function holders(s: Snapshot): [string, Leftover[]][] {
@@ -45,7 +51,11 @@ function finalizerPredictions(s: Snapshot, ctx: PredictContext): Prediction[] {
     if (isBuiltInFinalizer(f)) return [];
     const verdict = releaseVerdict(s, f, heldBy(objects));
     const presence = controllerPresence(verdict);
-    const base = { subject: f, objects: objects.map(objectRef), evidence: holderEvidence(f, objects) };
+    const base = {
+      subject: f,
+      objects: objects.map((l) => objectLabel(l.resource, l.meta.name)),
+      evidence: holderEvidence(f, objects),
+    };
     if (presence.present === false) {
       const summary = `leak of ${f}: ${presence.why}; nothing will remove it`;
       return [{ ...base, kind: 'leak', hang: true, key: `leak ${f}`, summary }];
@@ -143,7 +153,7 @@ function webhookPredictions(s: Snapshot): Prediction[] {
         hang: true,
         key: `webhook ${w.name}`,
         subject: w.name,
-        objects: hit.slice(0, 20).map(objectRef),
+        objects: hit.slice(0, 20).map((l) => objectLabel(l.resource, l.meta.name)),
         summary: `webhook ${w.name} (failurePolicy Fail) will refuse the deletes: its service ${svc} ${state}`,
         evidence: [
           {
@@ -171,7 +181,7 @@ function slowPredictions(s: Snapshot): Prediction[] {
       hang: false,
       key: 'slow pvc',
       subject: PVC_PROTECTION,
-      objects: pvcs.map(objectRef),
+      objects: pvcs.map((l) => objectLabel(l.resource, l.meta.name)),
       summary,
       evidence: [],
     });
@@ -183,7 +193,7 @@ function slowPredictions(s: Snapshot): Prediction[] {
       hang: false,
       key: 'slow lb',
       subject: LB_CLEANUP,
-      objects: lbs.map(objectRef),
+      objects: lbs.map((l) => objectLabel(l.resource, l.meta.name)),
       summary,
       evidence: [],
     });

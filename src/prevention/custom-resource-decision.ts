@@ -1,8 +1,14 @@
 /** Whether to wait for one custom resource: only while the controllers behind its finalizers are judged present. Pure. */
-import { isBuiltInFinalizer, BUILT_IN_FINALIZERS } from '../diagnosis/finalizers.js';
-import { builtInActor, heldBy, releaseVerdict, type ReleaseVerdict } from '../diagnosis/actors/index.js';
+import {
+  BUILT_IN_FINALIZERS,
+  builtInActor,
+  heldBy,
+  isBuiltInFinalizer,
+  releaseVerdict,
+  type ReleaseVerdict,
+  type Snapshot,
+} from '../diagnosis/index.js';
 import type { Leftover } from '../model/findings.js';
-import type { Snapshot } from '../diagnosis/types.js';
 
 /** Wait (with the evidence that its controllers run), or not (the finalizer whose controller is not seen running). */
 export type WaitDecision =

@@ -1,8 +1,9 @@
-import { KubeError, type KubeReader } from '../kube/port.js';
-import type { ApiResource, Cost, ObjectMeta } from '../model/cluster.js';
-import { messageOf } from '../shared/errors.js';
-import { mapPool } from '../shared/pool.js';
-import { Slots } from '../shared/slots.js';
+/** Reads of the cluster for the snapshot: bounded, shared across targets while fresh, every failure recorded. */
+import { KubeError, type KubeReader } from '../../kube/port.js';
+import type { ApiResource, Cost, ObjectMeta } from '../../model/cluster.js';
+import { messageOf } from '../../shared/errors.js';
+import { mapPool } from '../../shared/map-pool.js';
+import { Slots } from '../../shared/slots.js';
 
 /** One line for a read error: HTTP code and reason when the reader gave them. */
 export function describeError(e: unknown): string {

@@ -1,12 +1,12 @@
 import { diagnose } from '../../src/diagnosis/index.js';
 import type { Snapshot } from '../../src/diagnosis/types.js';
-import { customTypes } from '../../src/teardown/cr-catalog.js';
-import { waitDecision } from '../../src/teardown/cr-decide.js';
-import type { EarlyObject, Prediction } from '../../src/model/early.js';
-import { summarizeTypes } from '../../src/teardown/early-summary.js';
+import { customTypes } from '../../src/prevention/custom-resource-types.js';
+import { waitDecision } from '../../src/prevention/custom-resource-decision.js';
+import type { EarlyObject, Prediction } from '../../src/model/prevention.js';
+import { summarizeTypes } from '../../src/prevention/custom-resource-summary.js';
 import type { TargetReport } from '../../src/model/run.js';
-import { deletesPodsFirst, predict, type PredictContext } from '../../src/teardown/predict.js';
-import { settle } from '../../src/teardown/settle.js';
+import { deletesPodsFirst, predict, type PredictContext } from '../../src/prevention/pre-mortem.js';
+import { settle } from '../../src/prevention/pre-mortem-settle.js';
 import { targetReport } from '../helpers/reports.js';
 import {
   CONFIGMAPS,

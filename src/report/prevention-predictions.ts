@@ -2,7 +2,7 @@
  * "Predicted before deleting": one line per prediction, grouped over the namespaces it held for, with whether it came
  * true; and one notice annotation per certain hang. Pure.
  */
-import type { Prediction, Settlement } from '../model/early.js';
+import type { Prediction, Settlement } from '../model/prevention.js';
 import type { RunReport } from '../model/run.js';
 import { listNames } from './brief.js';
 import { md } from './escape.js';

@@ -1,4 +1,5 @@
-import type { ObjectMeta } from '../model/cluster.js';
+/** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
+import type { ObjectMeta } from '../../model/cluster.js';
 import type {
   ApiServiceState,
   BindingState,
@@ -11,9 +12,7 @@ import type {
   RoleState,
   WebhookState,
   WorkloadState,
-} from './types.js';
-
-/** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
+} from '../types.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 /** Types whose objects cannot be read because their CRD's conversion webhook fails: the CRD, its webhook, the objects. */
-import type { Discovery } from '../kube/port.js';
+import type { Discovery } from '../../kube/port.js';
 import { readBacking } from './cluster-reads.js';
-import { PATHS, READ_AREA } from './paths.js';
+import { PATHS, READ_AREA } from './read-paths.js';
 import { toConversionDefinition } from './raw.js';
-import type { Reads } from './reads.js';
-import type { ConversionState } from './types.js';
-import type { Leftover, ParsedConditions } from '../model/findings.js';
+import type { Reads } from './reader.js';
+import type { ConversionState } from '../types.js';
+import type { Leftover, ParsedConditions } from '../../model/findings.js';
 
 // apiextensions-apiserver's webhook converter: `conversion webhook for <group>/<version>, Kind=<Kind> failed: <err>`,
 // naming the version the object is stored at.

@@ -3,7 +3,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../src/kube/client.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
-import { runTeardown } from '../../src/teardown/run.js';
+import { runTeardown } from '../../src/teardown/run-teardown.js';
+import { resolveTargets } from '../../src/targets/resolve.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 
 const WIDGETS = { group: 'widgets.acme.io', version: 'v1', resource: 'widgets' };
@@ -323,6 +324,7 @@ describe('contrast and neighbours', () => {
       settings,
       { kube, logger: new RecordingLogger(), clock: systemClock, signal: cancel.signal, progressMs: 500 },
       {},
+      await resolveTargets(settings, kube),
     );
     // Cancelled while the phase waits: once its three DELETEs are sent, however long a busy machine took.
     const deletes = (): number =>

@@ -1,4 +1,4 @@
-/** The sweep: list candidates, ask GitHub about their pull requests in batches, decide, then the usual teardown. */
+/** The sweep: list candidates, ask GitHub about their pull requests in batches, decide: the targets of the run. */
 import type { GitHubApi } from '../github/port.js';
 import { askPullStates, type PullStates } from '../github/pull-states.js';
 import type { PullState } from '../model/pulls.js';
@@ -8,21 +8,19 @@ import { formatAge, formatDuration } from '../shared/duration.js';
 import { identityProblem, type Resolved } from '../targets/resolve.js';
 import { selectorMatches } from '../targets/selector.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
+import type { RunTargets } from '../teardown/run-teardown.js';
 import type { Logger } from '../shared/ports.js';
-import type { RunContext, RunReport } from '../model/run.js';
-import { runTeardown } from '../teardown/run.js';
 import { decide, prNumberOf } from './decide.js';
 import { unreadPulls } from './unread.js';
-import { candidateSelector } from '../settings/sweep.js';
+import { candidateSelector } from '../settings/sweep-inputs.js';
 import { webUrl } from '../shared/urls.js';
 import type { Decision, SweepEntry, SweepReport, SweepSettings } from '../model/sweep.js';
 
-/** What the sweep needs besides the teardown's own ports. */
-export interface SweepDeps extends TeardownDeps {
+/** What the sweep needs: the cluster to list, GitHub to ask, the clock and the log. */
+export interface SweepDeps extends Pick<TeardownDeps, 'kube' | 'logger' | 'clock'> {
   github: GitHubApi;
   /** `https://github.com` or the GitHub Enterprise Server address, for pull request links. */
   serverUrl: string;
-  slowAfterMs?: number;
 }
 
 /**
@@ -119,8 +117,11 @@ export function decideAll(
     .sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
 }
 
-/** Run the sweep: with `plan` nothing is deleted; with `on` the chosen namespaces go through the teardown. */
-export async function runSweep(settings: Settings, deps: SweepDeps, context: RunContext): Promise<RunReport> {
+/**
+ * The sweep's choice, for the run to work on: with `plan` no target, with `on` the namespaces that go (a protected one
+ * refused); and the sweep's report, with why the check fails for the pull requests GitHub left unread.
+ */
+export async function sweepTargets(settings: Settings, deps: SweepDeps): Promise<RunTargets> {
   const sweep = settings.sweep!;
   const listedBy = candidateSelector(sweep, settings.selector);
   const { candidates, unmatched, asked } = await deps.logger.group('Sweep: ask GitHub', async () => {
@@ -153,7 +154,6 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
             state: byName.get(e.namespace),
             refused: e.protected ? 'protected namespace chosen by the sweep; not touched' : undefined,
           }));
-  const report = await runTeardown(settings, { ...deps, resolve: async () => chosen }, context);
   const lifeMs = settings.lifecycle.maxAgeMs;
   const summary: SweepReport = {
     mode: sweep.mode,
@@ -171,6 +171,5 @@ export async function runSweep(settings: Settings, deps: SweepDeps, context: Run
     githubFallback: asked.fallback,
     entries,
   };
-  const unread = unreadPulls(settings.failOn, entries);
-  return { ...report, failures: [...report.failures, ...unread], sweep: summary };
+  return { targets: chosen, sweep: { report: summary, failures: unreadPulls(settings.failOn, entries) } };
 }

@@ -1,9 +1,10 @@
 /** Step 3 of the plan, the last resort: whether /finalize is needed, allowed, and what it would orphan. Pure. */
 import type { Finding, Leftover } from '../model/findings.js';
 import type { NamespaceState } from '../model/cluster.js';
-import { namespaceLabel, objectLabel } from './plan.js';
+import { namespaceLabel } from './labels.js';
+import { objectLabel } from '../diagnosis/index.js';
 import { type FinalizeStep, type Refusal } from '../model/force.js';
-import { sorted, type ObjectPlan } from './steps.js';
+import { sorted, type ObjectPlan } from './plan-objects.js';
 
 const FINALIZE_RISK =
   'the namespace is removed without its content being deleted; whatever is left in storage reappears in a namespace created later with the same name';

@@ -1,10 +1,11 @@
-import type { ApiResource, NamespaceState } from '../model/cluster.js';
-import type { Discovery } from '../kube/port.js';
-import { READ_AREA } from './paths.js';
-import type { Reads } from './reads.js';
-import { resourceName } from './refs.js';
+/** The namespace scan: which types to list, listing them (metadata only), and what is left in them. */
+import type { ApiResource, NamespaceState } from '../../model/cluster.js';
+import type { Discovery } from '../../kube/port.js';
+import { READ_AREA } from './read-paths.js';
+import type { Reads } from './reader.js';
+import { resourceName } from '../refs.js';
 import { checkTargeted, chooseTargets, namesCoreTypes, refuseConditions } from './scan-choice.js';
-import type { Leftover, ParsedConditions, ScanChoice } from '../model/findings.js';
+import type { Leftover, ParsedConditions, ScanChoice } from '../../model/findings.js';
 
 /** The scan plan: which types to list, and condition-named types that discovery did not return. */
 export interface ScanPlan {

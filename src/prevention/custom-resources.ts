@@ -4,19 +4,18 @@
  * were seen running. Nothing is forced here; whatever is left goes with the namespace.
  */
 import type { Leftover } from '../model/findings.js';
-import type { Snapshot } from '../diagnosis/types.js';
-import { objectRef, resourceName } from '../diagnosis/refs.js';
+import { objectLabel, resourceName, type Snapshot } from '../diagnosis/index.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import { type ApiResource, type NamespaceState } from '../model/cluster.js';
-import { mapPool } from '../shared/pool.js';
+import { mapPool } from '../shared/map-pool.js';
 import { messageOf } from '../shared/errors.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import type { Catalog } from './cr-catalog.js';
-import { waitDecision } from './cr-decide.js';
-import { waitObjectsGone } from './cr-wait.js';
-import type { CustomResourcesPhase, EarlyObject } from '../model/early.js';
-import { summarizeTypes } from './early-summary.js';
+import type { Catalog } from './custom-resource-types.js';
+import { waitDecision } from './custom-resource-decision.js';
+import { waitObjectsGone } from './custom-resource-wait.js';
+import type { CustomResourcesPhase, EarlyObject } from '../model/prevention.js';
+import { summarizeTypes } from './custom-resource-summary.js';
 import { identityProblem } from '../targets/resolve.js';
 
 /** What the phase needs: the port (guarded against writes after cancel), and when it must end. */
@@ -47,7 +46,7 @@ function itemsOf(state: NamespaceState, snapshot: Snapshot, catalog: Catalog): I
     if (!type || (l.meta.namespace !== undefined && l.meta.namespace !== state.name)) return [];
     const d = waitDecision(snapshot, l);
     const record: EarlyObject = {
-      object: objectRef(l),
+      object: objectLabel(l.resource, l.meta.name),
       type: resourceName(l.resource),
       finalizers: [...l.meta.finalizers],
       waited: d.wait,

@@ -2,11 +2,9 @@
  * The order of the namespace DELETEs across targets: a target that hosts a live actor for objects in another target
  * goes after it, or its actor dies before it releases them (a leak the teardown itself would cause). Pure.
  */
-import { heldBy, releaseVerdict } from '../diagnosis/actors/index.js';
-import { isBuiltInFinalizer } from '../diagnosis/finalizers.js';
-import type { Snapshot } from '../diagnosis/types.js';
+import { heldBy, isBuiltInFinalizer, releaseVerdict, type Snapshot } from '../diagnosis/index.js';
 import type { Leftover } from '../model/findings.js';
-import { intercepts } from './predict.js';
+import { intercepts } from './pre-mortem.js';
 
 /** A target whose objects a host's actor releases, and in words why. */
 export interface Served {

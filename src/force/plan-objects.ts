@@ -3,7 +3,8 @@ import type { Finding } from '../model/findings.js';
 import type { ApiResource, NamespaceState } from '../model/cluster.js';
 import { compareText } from '../shared/compare.js';
 import { judge, needsExactName } from './judge.js';
-import { namespaceLabel, objectLabel } from './plan.js';
+import { namespaceLabel } from './labels.js';
+import { objectLabel } from '../diagnosis/index.js';
 import { type NamespaceMetadataStep, type ObjectStep, type Refusal, type Removal } from '../model/force.js';
 
 /** One object that findings name as blocking, merged across findings. */

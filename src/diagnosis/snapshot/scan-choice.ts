@@ -1,12 +1,11 @@
-import type { ApiResource, NamespaceState } from '../model/cluster.js';
-import type { Discovery } from '../kube/port.js';
-import { objectRef, resourceName } from './refs.js';
-import type { Leftover, ParsedConditions, ScanChoice } from '../model/findings.js';
-
 /**
  * Whether the namespace controller's conditions can stand in for a full scan. Pure: the scan asks before
  * discovery (`refuseConditions`), before listing (`chooseTargets`) and after (`checkTargeted`).
  */
+import type { ApiResource, NamespaceState } from '../../model/cluster.js';
+import type { Discovery } from '../../kube/port.js';
+import { objectLabel, resourceName } from '../refs.js';
+import type { Leftover, ParsedConditions, ScanChoice } from '../../model/findings.js';
 
 /** The controller's first pass comes this long after the deletion (namespaceDeletionGracePeriod upstream). */
 export const CONTROLLER_FIRST_PASS_MS = 5000;
@@ -138,7 +137,7 @@ export function checkTargeted(
       const what = created > since ? 'created' : 'deleted';
       return full(
         'conditions-stale',
-        `${objectRef(l)} was ${what} after NamespaceContentRemaining's lastTransitionTime`,
+        `${objectLabel(l.resource, l.meta.name)} was ${what} after NamespaceContentRemaining's lastTransitionTime`,
       );
     }
   }

@@ -2,24 +2,28 @@
  * What happens to an Active target before its namespace DELETE: the pre-mortem (read-only), then, with
  * `teardown-order: custom-resources-first`, the custom-resources phase. Run only for targets this run deletes.
  */
-import { diagnose, takeSnapshot } from '../diagnosis/index.js';
-import type { BindingState, Snapshot } from '../diagnosis/types.js';
-import { readRoleBindings } from '../diagnosis/cluster-reads.js';
-import type { SharedReads } from '../diagnosis/reads.js';
+import {
+  diagnose,
+  readRoleBindings,
+  takeSnapshot,
+  type BindingState,
+  type SharedReads,
+  type Snapshot,
+} from '../diagnosis/index.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { Settings } from '../settings/settings.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import { Slots } from '../shared/slots.js';
-import { readCatalog, type Catalog } from './cr-catalog.js';
+import { readCatalog, type Catalog } from './custom-resource-types.js';
 import { customResourcesFirst } from './custom-resources.js';
-import type { CustomResourcesPhase, PreMortem } from '../model/early.js';
+import type { CustomResourcesPhase, PreMortem } from '../model/prevention.js';
 import type { TargetReport } from '../model/run.js';
-import { deletesPodsFirst, predict } from './predict.js';
-import { settle } from './settle.js';
-import { Holds } from './holds.js';
-import { mayHost, servedBy } from './order.js';
+import { deletesPodsFirst, predict } from './pre-mortem.js';
+import { settle } from './pre-mortem-settle.js';
+import { Holds } from './hold-back.js';
+import { mayHost, servedBy } from './delete-order.js';
 
 /** What was found and done before the DELETE of one target. */
 export interface Early {

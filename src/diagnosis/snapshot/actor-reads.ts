@@ -1,7 +1,7 @@
 /** What the actor model reads from the cluster, once per run where it is cluster-wide; read-only, failures recorded. */
-import { PATHS, READ_AREA } from '../paths.js';
-import { toLease } from '../raw.js';
-import type { Reads } from '../reads.js';
+import { PATHS, READ_AREA } from './read-paths.js';
+import { toLease } from './raw.js';
+import type { Reads } from './reader.js';
 import type { ApiResource } from '../../model/cluster.js';
 import type { ControlPlaneState, GitOpsOwner, PolicyBindingState } from '../types.js';
 import {
@@ -11,7 +11,7 @@ import {
   toHelmRelease,
   toKustomization,
   toPolicyBinding,
-} from './raw.js';
+} from './actor-raw.js';
 
 const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'];
 

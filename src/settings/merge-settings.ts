@@ -3,7 +3,7 @@ import { ConfigError } from '../shared/errors.js';
 import { MergeInputs } from './action-names.js';
 import { readClusterList } from './cluster-name.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
-import { readBoolean, type InputReader } from './read.js';
+import { readBoolean, type InputReader } from './read-input.js';
 import { readFailOn, type FailOn } from './settings.js';
 
 /** Where `actions/download-artifact` puts the reports when the workflow names no other path. */

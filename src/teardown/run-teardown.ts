@@ -5,10 +5,10 @@ import type { RunContext, RunReport, RunResult, TargetReport } from '../model/ru
 import type { LifecycleReport } from '../model/lifecycle.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
-import { SharedReads } from '../diagnosis/reads.js';
-import { recreatesIt } from '../diagnosis/rules/will-recreate.js';
+import { recreatesIt, SharedReads } from '../diagnosis/index.js';
 import { refuseWritesOn } from './cancel.js';
-import { deleteAndWait, type TeardownDeps } from './delete-and-wait.js';
+import { deleteAndWait, type ResolvedTargets, type TeardownDeps } from './delete-and-wait.js';
+import type { SweepReport } from '../model/sweep.js';
 
 /** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
 export const SLOW_AFTER_MS = 30_000;
@@ -19,6 +19,14 @@ export const SLOW_AFTER_MS = 30_000;
  */
 export function runDeadline(started: number, timeoutMs: number): number {
   return started + timeoutMs + Math.min(30_000, Math.max(5_000, timeoutMs / 4));
+}
+
+/**
+ * What a run works on, decided before it starts: the targets resolved from `namespaces`, `selector` and `scope`, or
+ * those the sweep chose, with the sweep's own report and why the check fails for what it could not read.
+ */
+export interface RunTargets extends ResolvedTargets {
+  sweep?: { report: SweepReport; failures: string[] };
 }
 
 /** Why the check fails under `settings.failOn`; empty when it passes. Pure. */
@@ -58,13 +66,25 @@ export function failuresOf(
   return failures;
 }
 
-/** Run the whole teardown and return the report the publishers render. */
+/**
+ * Run the whole teardown and return the report the publishers render.
+ *
+ * Before: `settings` are parsed and checked, `deps.kube` is connected, and the caller has resolved the targets
+ * (`resolveTargets`) or the sweep has chosen them; `started` is when it began to read them, and the timeout counts
+ * from there.
+ * After: every target resolved has its outcome (a target's failure is its `error` outcome, a failed list the run's
+ * `error`); no write went outside those targets or to another UID (the write guard), and none started after
+ * `deps.signal` aborted. `deps.kube` stays open: closing it is the caller's.
+ * Returns the report, whose `failures` say whether the check fails. A throw means the run failed as a whole: the
+ * caller turns it into `failedReport` and publishes that.
+ */
 export async function runTeardown(
   settings: Settings,
   deps: TeardownDeps & { slowAfterMs?: number },
   context: RunContext,
+  chosen: RunTargets,
+  started = deps.clock.now(),
 ): Promise<RunReport> {
-  const started = deps.clock.now();
   for (const warning of settings.warnings) deps.logger.warning(warning);
   // Once cancelled, no new write starts, whichever code path would make it.
   const kube = deps.signal ? refuseWritesOn(deps.kube, deps.signal) : deps.kube;
@@ -83,6 +103,7 @@ export async function runTeardown(
   const { targets, owners, error } = await deleteAndWait(
     settings,
     { ...deps, kube, inspect },
+    chosen,
     started + settings.timeoutMs,
   );
   const cancelled = deps.signal?.aborted === true;
@@ -95,11 +116,12 @@ export async function runTeardown(
     settings: settingsOf(settings),
     targets,
     result: resultOf(targets, error, cancelled),
-    failures: failuresOf(settings, targets, { error, cancelled }),
+    failures: [...failuresOf(settings, targets, { error, cancelled }), ...(chosen.sweep?.failures ?? [])],
     cost,
     ...(owners ? { lifecycle: { owners } } : {}),
     ...(cancelled ? { cancelled } : {}),
     ...(error !== undefined ? { error } : {}),
+    ...(chosen.sweep ? { sweep: chosen.sweep.report } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
-import type { Discovery, KubeReader } from '../kube/port.js';
-import type { NamespaceState } from '../model/cluster.js';
-import { compareText } from '../shared/compare.js';
+/** Taking the snapshot of one namespace: the scan, then only the cluster reads the findings call for. */
+import type { Discovery, KubeReader } from '../../kube/port.js';
+import type { NamespaceState } from '../../model/cluster.js';
+import { compareText } from '../../shared/compare.js';
 import {
   readApiServices,
   readCrds,
@@ -11,16 +12,16 @@ import {
   readWebhooks,
   readWorkloads,
 } from './cluster-reads.js';
-import { parseConditions } from './conditions.js';
-import { readControlPlane, readPolicyBindings } from './actors/reads.js';
-import { undecided } from './rules/policy-cannot-evaluate.js';
+import { parseConditions } from '../conditions.js';
+import { readControlPlane, readPolicyBindings } from './actor-reads.js';
+import { undecided } from '../rules/policy-cannot-evaluate.js';
 import { readConversions } from './conversion-reads.js';
-import { isBuiltInFinalizer } from './finalizers.js';
-import { Reads, type SharedReads } from './reads.js';
+import { isBuiltInFinalizer } from '../finalizers.js';
+import { Reads, type SharedReads } from './reader.js';
 import { scan } from './scan.js';
 import { CONTROLLER_FIRST_PASS_MS } from './scan-choice.js';
-import type { EarlierSight, PolicyBindingState, Snapshot } from './types.js';
-import type { Leftover, ParsedConditions } from '../model/findings.js';
+import type { EarlierSight, PolicyBindingState, Snapshot } from '../types.js';
+import type { Leftover, ParsedConditions } from '../../model/findings.js';
 
 /** How hard the snapshot may hit the API server, and the clock it stamps itself with. */
 export interface SnapshotOptions {

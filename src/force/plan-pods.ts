@@ -2,9 +2,9 @@
 import type { Finding, ForceTarget } from '../model/findings.js';
 import { compareText } from '../shared/compare.js';
 import { formatDuration } from '../shared/duration.js';
-import { objectLabel } from './plan.js';
+import { objectLabel } from '../diagnosis/index.js';
 import { type PodDeleteStep, type Refusal } from '../model/force.js';
-import { sorted } from './steps.js';
+import { sorted } from './plan-objects.js';
 
 /**
  * How long a node must have been NotReady (Ready `Unknown` or `False`) before its pods count as lost: the

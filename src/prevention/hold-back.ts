@@ -4,8 +4,8 @@
  */
 import { formatDuration } from '../shared/duration.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import type { CustomResourcesPhase } from '../model/early.js';
-import type { Served } from './order.js';
+import type { CustomResourcesPhase } from '../model/prevention.js';
+import type { Served } from './delete-order.js';
 
 /** Why and how long a host was held. */
 export type Held = NonNullable<CustomResourcesPhase['held']>;

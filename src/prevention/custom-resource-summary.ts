@@ -1,6 +1,6 @@
 /** Per custom resource type: how many went in the custom-resources phase, how long their finalizers took. Pure. */
 import { compareText } from '../shared/compare.js';
-import type { EarlyObject, EarlyTypeSummary } from '../model/early.js';
+import type { EarlyObject, EarlyTypeSummary } from '../model/prevention.js';
 
 function median(sorted: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2);

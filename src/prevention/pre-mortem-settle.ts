@@ -4,7 +4,7 @@
  */
 import { formatDuration } from '../shared/duration.js';
 import type { Finding } from '../model/findings.js';
-import type { Prediction, Settlement } from '../model/early.js';
+import type { Prediction, Settlement } from '../model/prevention.js';
 import type { TargetReport } from '../model/run.js';
 
 const settled = (result: Settlement, words: string): NonNullable<Prediction['settled']> => ({

@@ -1,5 +1,6 @@
-import { compareText } from '../shared/compare.js';
-import { PATHS, READ_AREA } from './paths.js';
+/** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
+import { compareText } from '../../shared/compare.js';
+import { PATHS, READ_AREA } from './read-paths.js';
 import {
   readyAddresses,
   toApiService,
@@ -12,8 +13,8 @@ import {
   toWebhooks,
   toWorkload,
 } from './raw.js';
-import type { KubeReader } from '../kube/port.js';
-import type { Reads } from './reads.js';
+import type { KubeReader } from '../../kube/port.js';
+import type { Reads } from './reader.js';
 import type {
   ApiServiceState,
   BindingState,
@@ -24,9 +25,7 @@ import type {
   Snapshot,
   WebhookState,
   WorkloadState,
-} from './types.js';
-
-/** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
+} from '../types.js';
 
 type Backing = { serviceExists: boolean; readyEndpoints: number };
 

@@ -3,7 +3,7 @@
  * long their finalizers took, and which were left to the namespace controller and why. Pure.
  */
 import { formatDuration } from '../shared/duration.js';
-import type { EarlyObject, LeftReason } from '../model/early.js';
+import type { EarlyObject, LeftReason } from '../model/prevention.js';
 import type { RunReport } from '../model/run.js';
 import { md } from './escape.js';
 
