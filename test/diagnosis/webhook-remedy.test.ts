@@ -1,5 +1,5 @@
 /** Removing a broken webhook never removes the live ones that share its configuration. Pure. */
-import { toWebhooks } from '../../src/diagnosis/raw.js';
+import { toWebhooks } from '../../src/diagnosis/snapshot/raw.js';
 import { brokenWebhook } from '../../src/diagnosis/rules/still-broken.js';
 import { removeWebhooksCommands } from '../../src/diagnosis/remedy.js';
 
