@@ -280,8 +280,8 @@ so it ends only when the action forces it — the inputs allow exactly that fina
 ${s.forceAfter}, after the last operator release. The namespace controller runs with scaled timings (queue delay
 ${CONTROLLER.queueDelayMs} ms, recheck ${CONTROLLER.finalizerRecheckMs} ms; the real ones are 5 s / 8 s) so that a run takes seconds. Each run gets a freshly built cluster and a fresh client (no open
 connections); the bench process itself is warm by then (section 1 ran first). The engine is the
-real one: \`runTeardown(readSettings(inputs), { kube: createKube(kc), clock: systemClock, logger })\` with default
-poll and progress intervals, inputs \`${Object.entries(many.inputs)
+real one: \`runTeardown(settings, { kube: createKube(kc), clock: systemClock, logger }, context, targets)\`, the
+targets from \`resolveTargets(settings, kube)\` as the engine reads them, with default poll and progress intervals, inputs \`${Object.entries(many.inputs)
     .filter(([k]) => k !== 'namespaces')
     .map(([k, v]) => `${k}: ${v}`)
     .join(', ')}\` and the names in \`namespaces\`.
