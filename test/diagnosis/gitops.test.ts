@@ -126,6 +126,7 @@ describe('GitOps owners that bring a namespace back', () => {
     expect(f!.remedy.note).toMatch(
       /^Application argocd\/preview-7 also applies shared-db: suspending or deleting it would stop or remove what it applies there too; remove preview-7 from its source/,
     );
+    expect(f!.remedy.note).not.toMatch(/delete the owner|Suspending it/);
   });
 
   test('an owner whose reach could not be read (no status.resources): no such command either', () => {

@@ -49,11 +49,15 @@ const NOTE =
   '(with prune it deletes what it applied, the namespace included) — deleting the namespace alone is undone at its ' +
   'next reconcile.';
 const SUSPEND = 'Suspending it, as below, stops it from applying again until it is resumed.';
+const UNDONE = 'Deleting the namespace alone is undone at its next reconcile.';
 
 /** The remedy's note: what stops the owners, after whatever keeps a command from stopping one. */
 function noteFor(actors: readonly Actor[], ns: string): string {
   const stops = actors.some((a) => !a.beyond && !a.name.startsWith('ApplicationSet '));
-  return [...actors.flatMap((a) => beyondNote(a, ns) ?? []), NOTE, ...(stops ? [SUSPEND] : [])].join(' ');
+  const beyond = actors.flatMap((a) => beyondNote(a, ns) ?? []);
+  // Where every owner reaches further, deleting one is no advice either: only the source.
+  if (beyond.length === actors.length) return [...beyond, UNDONE].join(' ');
+  return [...beyond, NOTE, ...(stops ? [SUSPEND] : [])].join(' ');
 }
 
 /** Whether a finding of a target says a live owner brings it back. */
