@@ -281,7 +281,9 @@ ${s.forceAfter}, after the last operator release. The namespace controller runs 
 ${CONTROLLER.queueDelayMs} ms, recheck ${CONTROLLER.finalizerRecheckMs} ms; the real ones are 5 s / 8 s) so that a run takes seconds. Each run gets a freshly built cluster and a fresh client (no open
 connections); the bench process itself is warm by then (section 1 ran first). The engine is the
 real one: \`runTeardown(settings, { kube: createKube(kc), clock: systemClock, logger }, context, targets)\`, the
-targets from \`resolveTargets(settings, kube)\` as the engine reads them, with default poll and progress intervals, inputs \`${Object.entries(many.inputs)
+targets from \`resolveTargets(settings, kube)\` as the engine reads them, with default poll and progress intervals, inputs \`${Object.entries(
+    many.inputs,
+  )
     .filter(([k]) => k !== 'namespaces')
     .map(([k, v]) => `${k}: ${v}`)
     .join(', ')}\` and the names in \`namespaces\`.
