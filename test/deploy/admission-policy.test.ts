@@ -43,13 +43,18 @@ describe('the shipped admission policy on the fake API server', () => {
 
   test('inside a preview namespace every write goes through: its custom resource forced, the namespace gone', async () => {
     const { kubeconfig } = await setUp().start();
-    const { report } = await runEngine(kubeconfig, {
-      namespaces: 'preview-1',
-      timeout: '20s',
-      force: 'on',
-      'force-after': '0s',
-      'force-finalizers': 'kiali.io/finalizer',
-    });
+    // The run's clock is held until the fake cluster has settled: a loaded machine never turns forced into stuck.
+    const { report } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: 'preview-1',
+        timeout: '20s',
+        force: 'on',
+        'force-after': '0s',
+        'force-finalizers': 'kiali.io/finalizer',
+      },
+      { settle: { cluster } },
+    );
     expect(report.targets[0]).toMatchObject({ name: 'preview-1', outcome: 'forced' });
     expect(cluster.namespace('preview-1')).toBeUndefined();
   });
