@@ -28,3 +28,9 @@ export function stampWithAge(stamp: string, now: string): string {
   if (age === undefined) return stamp;
   return age >= 0 ? `${stamp} (${formatSeconds(age)} ago)` : `${stamp} (in ${formatSeconds(-age)})`;
 }
+
+/** Where a webhook is served, as its configuration says: `service namespace/name`, `url …`, or `(no clientConfig)`. */
+export function servedWhere(c: { service?: { namespace: string; name: string }; url?: string }): string {
+  if (c.service) return `service ${c.service.namespace}/${c.service.name}`;
+  return c.url ? `url ${c.url}` : '(no clientConfig)';
+}

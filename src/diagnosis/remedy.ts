@@ -1,6 +1,6 @@
 /** Remedies as commands a user can paste: finalizer patches guarded by the object's UID, /finalize calls. Pure. */
 import type { NamespaceState } from '../model/cluster.js';
-import { resourceName } from './refs.js';
+import { resourceName, servedWhere } from './refs.js';
 import { shellCommand, shellQuote } from './shell.js';
 import type { Leftover } from '../model/findings.js';
 import type { WebhookState } from './types.js';
@@ -111,17 +111,9 @@ export function forceFinalizersPolicy(finalizers: readonly string[]): string {
 /** The setting that would allow PUTting the namespace to `/finalize`. */
 export const FORCE_FINALIZE_NAMESPACE_POLICY = 'force-finalize-namespace: true';
 
-/** Where `w` is served, in the words of its siblings' `served`. */
-const servedOf = (w: WebhookState): string =>
-  w.service
-    ? `service ${w.service.namespace}/${w.service.name}`
-    : w.url
-      ? `url ${w.url}`
-      : '(no clientConfig)';
-
 /** The webhooks of `w`'s configuration that `hooks` does not cover: served elsewhere, so possibly up. */
 export function otherWebhooks(w: WebhookState, hooks: readonly WebhookState[]): string[] {
-  const down = new Set(hooks.filter((h) => h.configuration === w.configuration).map(servedOf));
+  const down = new Set(hooks.filter((h) => h.configuration === w.configuration).map(servedWhere));
   return w.siblings.filter((s) => !down.has(s.served)).map((s) => s.name);
 }
 
@@ -131,12 +123,7 @@ export function otherWebhooks(w: WebhookState, hooks: readonly WebhookState[]): 
  * each by its index after a test of its name (highest first, so the others' indexes hold).
  */
 export function removeWebhooksCommands(hooks: readonly WebhookState[]): string[] {
-  const byConfig = new Map<string, WebhookState[]>();
-  for (const w of hooks)
-    byConfig.set(`${w.kind}/${w.configuration}`, [
-      ...(byConfig.get(`${w.kind}/${w.configuration}`) ?? []),
-      w,
-    ]);
+  const byConfig = Map.groupBy(hooks, (w) => `${w.kind}/${w.configuration}`);
   return [...byConfig.values()].map((group) => {
     const first = group[0]!;
     const kind = first.kind.toLowerCase();

@@ -1,5 +1,6 @@
 /** Raw API objects (unknown JSON) turned into the small states the rules read; tolerant of missing fields. */
 import type { ObjectMeta } from '../../model/cluster.js';
+import { servedWhere } from '../refs.js';
 import type {
   ApiServiceState,
   BindingState,
@@ -64,12 +65,11 @@ export function readyAddresses(slices: unknown[]): number {
 export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState[] {
   const configuration = str(meta(o).name) ?? '';
   const all = arr(obj(o).webhooks).map(obj);
-  const served = all.map((w) => ({ name: str(w.name) ?? '', served: servedBy(obj(w.clientConfig)) }));
+  const clients = all.map((w) => clientOf(obj(w.clientConfig)));
+  const served = all.map((w, i) => ({ name: str(w.name) ?? '', served: servedWhere(clients[i]!) }));
   return all.flatMap((w, index) => {
     const deleteResources = arr(w.rules).flatMap((r) => deleteTargets(obj(r)));
     if (deleteResources.length === 0) return [];
-    const client = obj(w.clientConfig);
-    const svc = client.service ? obj(client.service) : undefined;
     return [
       {
         configuration,
@@ -78,8 +78,7 @@ export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState
         // admissionregistration.k8s.io/v1 defaults failurePolicy to Fail.
         failurePolicy: w.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
         deleteResources: [...new Set(deleteResources)].sort(),
-        service: svc && { namespace: str(svc.namespace) ?? '', name: str(svc.name) ?? '' },
-        url: str(client.url),
+        ...clients[index]!,
         index,
         siblings: served.filter((_, i) => i !== index),
       },
@@ -87,13 +86,13 @@ export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState
   });
 }
 
-/** Where a webhook is served: `service namespace/name`, `url …`, or `(no clientConfig)`. */
-export function servedBy(client: Json): string {
-  if (client.service) {
-    const svc = obj(client.service);
-    return `service ${str(svc.namespace) ?? ''}/${str(svc.name) ?? ''}`;
-  }
-  return client.url ? `url ${str(client.url)}` : '(no clientConfig)';
+/** A webhook's `clientConfig`: its service, or its URL. */
+function clientOf(client: Json): Pick<WebhookState, 'service' | 'url'> {
+  const svc = client.service ? obj(client.service) : undefined;
+  return {
+    service: svc && { namespace: str(svc.namespace) ?? '', name: str(svc.name) ?? '' },
+    url: str(client.url),
+  };
 }
 
 function deleteTargets(rule: Json): string[] {
