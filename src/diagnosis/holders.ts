@@ -1,6 +1,7 @@
 /** The objects one finding is about, in words and in commands, from one object to thousands. Pure. */
 import { compareText } from '../shared/compare.js';
-import { objectLabel, resourceName } from './refs.js';
+import { objectLabel } from './refs.js';
+import { resourceName } from '../kube/paths.js';
 import { bulkPatchCommand, kubectlResource, patchObjectFinalizersCommand } from './remedy.js';
 import type { Evidence, Leftover } from '../model/findings.js';
 

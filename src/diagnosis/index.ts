@@ -15,7 +15,7 @@ export type * from './types.js';
 export { linkOf } from './actors/gitops.js';
 export { builtInActor, heldBy, lostSightNote, releaseVerdict, type ReleaseVerdict } from './actors/index.js';
 export { BUILT_IN_FINALIZERS, isBuiltInFinalizer } from './finalizers.js';
-export { objectLabel, resourceName } from './refs.js';
+export { objectLabel } from './refs.js';
 export { FORCE_FINALIZE_NAMESPACE_POLICY } from './remedy.js';
 export { brokenApiService, brokenBinding, brokenWebhook } from './rules/still-broken.js';
 export { recreatesIt, willRecreate } from './rules/will-recreate.js';

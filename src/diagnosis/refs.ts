@@ -3,9 +3,6 @@ import { resourceName } from '../kube/paths.js';
 import { formatSeconds } from '../shared/duration.js';
 import type { ApiResource } from '../model/cluster.js';
 
-/** `kialis.kiali.io` for a group resource, `pods` for a core one: the form kubectl and the conditions use. */
-export { resourceName };
-
 /**
  * `kialis.kiali.io/kiali`, or `persistentvolumeclaims/data` for the core group: how evidence, remedies and the force
  * plan name one object.

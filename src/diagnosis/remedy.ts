@@ -1,6 +1,7 @@
 /** Remedies as commands a user can paste: finalizer patches guarded by the object's UID, /finalize calls. Pure. */
 import type { NamespaceState } from '../model/cluster.js';
-import { resourceName, servedWhere } from './refs.js';
+import { servedWhere } from './refs.js';
+import { resourceName } from '../kube/paths.js';
 import { shellCommand, shellQuote } from './shell.js';
 import type { Leftover } from '../model/findings.js';
 import type { WebhookState } from './types.js';

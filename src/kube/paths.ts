@@ -16,7 +16,10 @@ export function resourcePath(
   return `${base}${namespace ? `/namespaces/${enc(namespace)}` : ''}/${res.resource}`;
 }
 
-/** `resource[.group]`, as error messages name it. */
+/**
+ * `kialis.kiali.io` for a group resource, `pods` for a core one: the form kubectl, the API server's error messages and
+ * the namespace's conditions use, and so evidence, remedies and the force plan.
+ */
 export function resourceName(res: Pick<ApiResource, 'group' | 'resource'>): string {
   return res.group ? `${res.resource}.${res.group}` : res.resource;
 }

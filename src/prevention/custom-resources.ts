@@ -4,7 +4,8 @@
  * were seen running. Nothing is forced here; whatever is left goes with the namespace.
  */
 import type { Leftover } from '../model/findings.js';
-import { objectLabel, resourceName, type Snapshot } from '../diagnosis/index.js';
+import { objectLabel, type Snapshot } from '../diagnosis/index.js';
+import { resourceName } from '../kube/paths.js';
 import { KubeError, type Kube } from '../kube/port.js';
 import { type ApiResource, type NamespaceState } from '../model/cluster.js';
 import { mapPool } from '../shared/map-pool.js';

@@ -1,7 +1,8 @@
 /** Rule: content being removed normally: progress, not a leak. Pure. */
 import { formatSeconds } from '../../shared/duration.js';
 import { remainingPods } from '../finalizers.js';
-import { objectLabel, resourceName, secondsBetween } from '../refs.js';
+import { objectLabel, secondsBetween } from '../refs.js';
+import { resourceName } from '../../kube/paths.js';
 import { shellCommand } from '../shell.js';
 import type { Evidence, Finding, Leftover, ParsedConditions } from '../../model/findings.js';
 import type { PodState, Snapshot } from '../types.js';

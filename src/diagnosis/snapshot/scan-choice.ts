@@ -4,7 +4,8 @@
  */
 import type { ApiResource, NamespaceState } from '../../model/cluster.js';
 import type { Discovery } from '../../kube/port.js';
-import { objectLabel, resourceName } from '../refs.js';
+import { objectLabel } from '../refs.js';
+import { resourceName } from '../../kube/paths.js';
 import type { Leftover, ParsedConditions, ScanChoice } from '../../model/findings.js';
 
 /** The controller's first pass comes this long after the deletion (namespaceDeletionGracePeriod upstream). */

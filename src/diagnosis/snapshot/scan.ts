@@ -3,7 +3,7 @@ import type { ApiResource, NamespaceState } from '../../model/cluster.js';
 import type { Discovery } from '../../kube/port.js';
 import { READ_AREA } from './read-paths.js';
 import type { Reads } from './reader.js';
-import { resourceName } from '../refs.js';
+import { resourceName } from '../../kube/paths.js';
 import { checkTargeted, chooseTargets, namesCoreTypes, refuseConditions } from './scan-choice.js';
 import type { Leftover, ParsedConditions, ScanChoice } from '../../model/findings.js';
 
