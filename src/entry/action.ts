@@ -1,4 +1,4 @@
-/** Wiring: read inputs, build the real adapters, run the teardown, publish. The one catch → setFailed. */
+/** The action's run in the worker thread, step by step (`run`), then each step's wiring for the action. */
 import * as core from '@actions/core';
 import { ConfigError } from '../shared/errors.js';
 import { explain } from '../kube/explain.js';
@@ -23,39 +23,55 @@ import { readSettings, type Settings } from '../settings/settings.js';
 
 export { CANCEL_BUDGET_MS };
 
-/** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
-function budgetAfter(signal: AbortSignal): Promise<'late'> {
-  return new Promise((resolve) =>
-    signal.addEventListener('abort', () => setTimeout(() => resolve('late'), CANCEL_BUDGET_MS).unref(), {
-      once: true,
-    }),
-  );
+/**
+ * The action's run, in order:
+ * 1. the inputs, every one checked before any cluster call: a bad one fails the step, naming it, with no report;
+ * 2. what the run is for: the event, its pull request or comment, and the cluster's name;
+ * 3. the run on the cluster (`runOnCluster`): connect, the gate, the targets, then the teardown (delete, watch,
+ *    diagnose, force what the policy allows, verify); whatever fails there is still a report;
+ * 4. publish: the job summary, annotations, outputs and the report file; the step fails here when the check does;
+ * 5. answer on the pull request: the comment, or the reaction to the `/teardown` comment that asked.
+ *
+ * A cancel (SIGINT/SIGTERM, passed on by the main thread) stops the run, which then publishes the state so far.
+ * After 4 the result stands: a later failure is a warning, never a second verdict, and the main thread is told so.
+ */
+export async function run(): Promise<void> {
+  const cancel = new AbortController();
+  const release = onCancel(cancel);
+  let published = false;
+  try {
+    const settings = readSettings((name) => core.getInput(name));
+    if (settings.githubToken) core.setSecret(settings.githubToken);
+    const started = systemClock.now();
+    // Named before connecting: a run that cannot connect still says which cluster it was for.
+    const context = namedContext(readRunContext(process.env), settings.clusterName);
+    const github = lazyGitHub(settings, process.env, systemClock, coreLogger, cancel.signal);
+    const report = await teardown(settings, cancel, started, context, github);
+    await publishRun(report, started);
+    published = true;
+    tellPublished();
+    await answer(settings, report, cancel.signal, github);
+  } catch (error) {
+    if (published) core.warning(`after the report was published: ${safeLines(explain(error))}`);
+    else core.setFailed(safeLines(explain(error)));
+  } finally {
+    release();
+    // The run ended as it should (published, or refused its input): the main thread has nothing to add.
+    parentPort?.postMessage({ type: 'done' } satisfies EngineMessage);
+  }
+}
+
+/** At once after publishing: from here on the main thread never publishes, whatever becomes of this thread. */
+function tellPublished(): void {
+  const exitCode = Number(process.exitCode ?? 0);
+  markPublished(exitCode);
+  parentPort?.postMessage({ type: 'published', exitCode } satisfies EngineMessage);
 }
 
 /**
- * Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run: in the worker thread the main thread
- * passes them on (signals reach only the main thread).
+ * Step 3 of `run`: the run on the cluster with the action's wiring (credentials masked as they are made). Any failure
+ * after the inputs were accepted still makes a report; a run that does not stop in time after a cancel, too.
  */
-function onCancel(cancel: AbortController): () => void {
-  const stop = (signal: string): void => {
-    if (cancel.signal.aborted) return;
-    core.warning(
-      `${safeLog(signal)} received: stopping; the summary, outputs and report show the state so far.`,
-    );
-    cancel.abort();
-  };
-  const port = parentPort;
-  if (!port) return cancelOnSignals(cancel, stop);
-  const onMessage = (m: SupervisorMessage): void => {
-    if (m?.type === 'cancel') stop(m.signal);
-  };
-  port.on('message', onMessage);
-  // The port must not keep the thread alive once the run is over.
-  port.unref();
-  return () => port.off('message', onMessage);
-}
-
-/** Run on the cluster; any failure after the inputs were accepted still makes a report. */
 async function teardown(
   settings: Settings,
   cancel: AbortController,
@@ -126,33 +142,34 @@ async function answer(
   }
 }
 
-/** The action's entry point. */
-export async function run(): Promise<void> {
-  const cancel = new AbortController();
-  const release = onCancel(cancel);
-  let published = false;
-  try {
-    const settings = readSettings((name) => core.getInput(name));
-    if (settings.githubToken) core.setSecret(settings.githubToken);
-    const started = systemClock.now();
-    // Named before connecting: a run that cannot connect still says which cluster it was for.
-    const context = namedContext(readRunContext(process.env), settings.clusterName);
-    const github = lazyGitHub(settings, process.env, systemClock, coreLogger, cancel.signal);
-    const report = await teardown(settings, cancel, started, context, github);
-    await publishRun(report, started);
-    published = true;
-    // At once: from here on the main thread never publishes, whatever becomes of this thread.
-    const exitCode = Number(process.exitCode ?? 0);
-    markPublished(exitCode);
-    parentPort?.postMessage({ type: 'published', exitCode } satisfies EngineMessage);
-    await answer(settings, report, cancel.signal, github);
-  } catch (error) {
-    // After publishing, the result stands: a later failure is said, never a second verdict.
-    if (published) core.warning(`after the report was published: ${safeLines(explain(error))}`);
-    else core.setFailed(safeLines(explain(error)));
-  } finally {
-    release();
-    // The run ended as it should (published, or refused its input): the main thread has nothing to add.
-    parentPort?.postMessage({ type: 'done' } satisfies EngineMessage);
-  }
+/**
+ * Turn SIGINT/SIGTERM (how the runner cancels a step) into an abort of the run: in the worker thread the main thread
+ * passes them on (signals reach only the main thread).
+ */
+function onCancel(cancel: AbortController): () => void {
+  const stop = (signal: string): void => {
+    if (cancel.signal.aborted) return;
+    core.warning(
+      `${safeLog(signal)} received: stopping; the summary, outputs and report show the state so far.`,
+    );
+    cancel.abort();
+  };
+  const port = parentPort;
+  if (!port) return cancelOnSignals(cancel, stop);
+  const onMessage = (m: SupervisorMessage): void => {
+    if (m?.type === 'cancel') stop(m.signal);
+  };
+  port.on('message', onMessage);
+  // The port must not keep the thread alive once the run is over.
+  port.unref();
+  return () => port.off('message', onMessage);
+}
+
+/** Resolves `CANCEL_BUDGET_MS` after `signal` aborts (never, if it does not). */
+function budgetAfter(signal: AbortSignal): Promise<'late'> {
+  return new Promise((resolve) =>
+    signal.addEventListener('abort', () => setTimeout(() => resolve('late'), CANCEL_BUDGET_MS).unref(), {
+      once: true,
+    }),
+  );
 }

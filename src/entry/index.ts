@@ -1,4 +1,7 @@
-/** The action's entry point: the main thread supervises, the worker thread runs the teardown. */
+/**
+ * The action's entry point: the main thread supervises, the worker thread runs the action (`run` in action.ts tells
+ * the run step by step).
+ */
 import { isMainThread } from 'node:worker_threads';
 
 if (isMainThread) {
