@@ -2,8 +2,8 @@
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
-import { Inspector, type InspectDeps, type Inspection } from './inspect.js';
-import type { Outcome, TargetReport } from '../model/run.js';
+import { Inspector, type InspectDeps } from './inspect.js';
+import type { TargetReport } from '../model/run.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { Settings } from '../settings/settings.js';
 import { reasonOf, requestDeletion, type Resolved } from '../targets/resolve.js';
@@ -15,7 +15,14 @@ import { guardWrites } from './write-guard.js';
 import { ownersFirst } from './gitops-first.js';
 import type { OwnerAction } from '../model/lifecycle.js';
 import { checkOwners } from './owners.js';
-import { lostSight, markRecreated, recreatedNote, reread } from './last-read.js';
+import { lostSight, markRecreated, reread } from './last-read.js';
+import {
+  applyInspection,
+  listedTerminating,
+  reportFromWait,
+  simpleReport,
+  terminatingSince,
+} from './target-report.js';
 import { checkOutlived } from './outlives.js';
 
 /** The action's log says what is still Terminating at least this often while it waits. */
@@ -48,62 +55,6 @@ export interface TeardownResult {
   targets: TargetReport[];
   owners?: OwnerAction[];
   error?: string;
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-function outcomeOf(record: WaitRecord, requested: boolean): Outcome {
-  if (record.recreatedUid !== undefined) return 'recreated';
-  if (record.goneAt !== undefined) return 'gone';
-  // An accepted DELETE means it is being deleted, even when no later read showed the deletionTimestamp.
-  return record.last.deletionTimestamp === undefined && !requested ? 'active' : 'stuck';
-}
-
-/**
- * When the namespace started Terminating: when we sent the DELETE, else its deletionTimestamp (someone else
- * deleted it), else undefined (not deleted).
- */
-function terminatingSince(state: NamespaceState, requestedMs: number | undefined): number | undefined {
-  if (requestedMs !== undefined) return requestedMs;
-  const fromServer = state.deletionTimestamp ? Date.parse(state.deletionTimestamp) : NaN;
-  return Number.isNaN(fromServer) ? undefined : fromServer;
-}
-
-function reportFromWait(record: WaitRecord, requestedMs: number | undefined, now: number): TargetReport {
-  const ns = record.last;
-  const outcome = outcomeOf(record, requestedMs !== undefined);
-  const since = terminatingSince(ns, requestedMs);
-  return {
-    name: ns.name,
-    uid: ns.uid,
-    outcome,
-    labels: ns.labels,
-    requestedAt: since !== undefined ? iso(since) : undefined,
-    goneAt: record.goneAt !== undefined ? iso(record.goneAt) : undefined,
-    durationMs:
-      record.goneAt !== undefined && since !== undefined ? Math.max(0, record.goneAt - since) : undefined,
-    terminatingForMs: outcome === 'stuck' && since !== undefined ? Math.max(0, now - since) : undefined,
-    transitions: record.transitions.map((t) => ({ phase: t.phase, at: iso(t.at) })),
-    conditions: ns.conditions,
-    recreatedUid: record.recreatedUid,
-    note: record.recreatedUid ? recreatedNote(record.recreatedUid) : undefined,
-    watchRestarts: record.restarts,
-    findings: [],
-  };
-}
-
-function simpleReport(name: string, outcome: Outcome, note: string, state?: NamespaceState): TargetReport {
-  return {
-    name,
-    uid: state?.uid,
-    outcome,
-    labels: state?.labels,
-    transitions: [],
-    conditions: state?.conditions ?? [],
-    watchRestarts: { expired: 0, reset: 0 },
-    findings: [],
-    note,
-  };
 }
 
 interface RunCtx {
@@ -165,12 +116,6 @@ async function waitAndInspect(
   return report;
 }
 
-/** A target listed Terminating that later reads show Active: which answer to believe, and what was done. */
-function listedTerminating(report: TargetReport): string {
-  const forced = report.force?.audit.some((a) => a.writes > 0) === true;
-  return `listed Terminating, but read Active (no deletionTimestamp): not being deleted${forced ? '' : ', nothing forced'}`;
-}
-
 /** At the timeout: force if that was still due, observe the result, and diagnose what is left. */
 async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitRecord): Promise<void> {
   const { kube, clock } = ctx.deps;
@@ -181,15 +126,6 @@ async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitR
   if (record.goneAt === undefined && record.recreatedUid === undefined) {
     await inspector.diagnose(record.last, `still Terminating at the timeout, after ${inspector.age()}`);
   }
-}
-
-function applyInspection(report: TargetReport, result: Inspection): void {
-  report.findings = result.findings;
-  report.diagnosedBecause = result.findings.length ? result.diagnosedBecause : undefined;
-  if (result.scan) report.scan = result.scan;
-  if (result.unread.length) report.unread = result.unread;
-  if (result.plan) report.force = { plan: result.plan, passes: result.plans, audit: result.audit };
-  if (result.forcedWrites && report.outcome === 'gone') report.outcome = 'forced';
 }
 
 /** One target's story; any failure becomes its `error` outcome, so the other targets go on. */
