@@ -19,6 +19,12 @@ import type { Clock, Logger } from '../shared/ports.js';
 /** Forcing passes per namespace, and the pause between them while it is still there. */
 const FORCE_PASSES = 3;
 const FORCE_RETRY_MS = 10_000;
+/**
+ * How often a checkpoint looks again while the wait has not yet seen the namespace Terminating (a DELETE answer
+ * read before the change, a late first watch event). Looking reads only the wait's last state, no API call; the
+ * server's deletionTimestamp has whole seconds, so force-after is never kept more finely than this anyway.
+ */
+const LOOK_AGAIN_MS = 1_000;
 
 /**
  * Whether another pass may find more: after forced writes, or when nothing could be forced yet (the controller may
@@ -174,19 +180,39 @@ export class Inspector {
     return !signal.aborted;
   }
 
+  /**
+   * The namespace as the wait last saw it Terminating, at `at` or as soon after as it is seen so; undefined once
+   * the wait ends, or when `before` comes first. Not seen yet is not gone: the end of the wait says gone.
+   */
+  private async terminating(
+    at: number,
+    current: () => NamespaceState | undefined,
+    signal: AbortSignal,
+    before = Infinity,
+  ): Promise<NamespaceState | undefined> {
+    let next = at;
+    while (next < before && (await this.until(next, signal))) {
+      const ns = current();
+      if (ns?.deletionTimestamp !== undefined) return ns;
+      next = this.deps.clock.now() + LOOK_AGAIN_MS;
+    }
+    return undefined;
+  }
+
   /** The checkpoints during the wait: slow diagnosis, then forcing once force-after is reached. */
   async run(current: () => NamespaceState | undefined, signal: AbortSignal): Promise<void> {
     const { slowAfterMs, force } = this.deps;
     const forceAt = force.mode === 'off' ? Infinity : this.since + force.afterMs;
     const slowAt = this.since + slowAfterMs;
-    if (slowAt < forceAt && (await this.until(slowAt, signal)) && current()) {
-      await this.diagnose(current()!, `still Terminating after ${this.age()}`);
-    }
+    // Seen Terminating only once forcing is due, it is left to the forcing pass, which diagnoses first.
+    const slow = slowAt < forceAt ? await this.terminating(slowAt, current, signal, forceAt) : undefined;
+    if (slow) await this.diagnose(slow, `still Terminating after ${this.age()}`);
     if (forceAt === Infinity) return;
     let at = forceAt;
     for (let pass = 0; pass < FORCE_PASSES; pass++) {
-      if (!(await this.until(at, signal)) || !current()) return;
-      await this.force(current()!);
+      const ns = await this.terminating(at, current, signal);
+      if (!ns) return;
+      await this.force(ns);
       const plan = this.result.plan!;
       // The server's deletionTimestamp (whole seconds, its own clock) may put force-after a little later.
       if (plan.decision === 'not-yet' && plan.waitMs !== undefined) at = this.deps.clock.now() + plan.waitMs;

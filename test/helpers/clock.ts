@@ -66,14 +66,19 @@ export class JumpClock implements Clock {
     });
   }
 
-  /** Move time `ms` ahead; every sleep that ends by then ends now, the others go on in real time. */
-  jump(ms: number): void {
+  /**
+   * Move time `ms` ahead; every sleep that ends by then ends now. The others go on in real time, or with `hold` wait,
+   * the clock standing still again, for a next jump.
+   */
+  jump(ms: number, { hold = false } = {}): void {
     this.current += ms;
-    this.runningSince = Date.now();
+    if (!hold) this.runningSince = Date.now();
     for (const s of [...this.sleepers]) {
-      this.sleepers.delete(s);
       if (s.until <= this.current) s.wake();
-      else void systemClock.sleep(s.until - this.current).then(s.wake);
+      else if (!hold) {
+        this.sleepers.delete(s);
+        void systemClock.sleep(s.until - this.current).then(s.wake);
+      }
     }
   }
 }

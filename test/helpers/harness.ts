@@ -71,7 +71,8 @@ export async function terminating(
  * Run the engine in-process with the given inputs (kubeconfig content from the cluster). With `settle`, the run's
  * clock stands still and jumps to the timeout once the fake cluster has settled (its namespace controller has been
  * through each target: `FakeCluster.settled`) and the run has read each target as it now is: what a stuck namespace
- * shows at the timeout never depends on how fast a busy machine got there.
+ * shows at the timeout never depends on how fast a busy machine got there. With `settle.holdAtMs` the clock moves only
+ * that far then and stands still there: what the run does at that time happens, and its timeout never comes.
  */
 export async function runEngine(
   kubeconfig: string,
@@ -79,7 +80,7 @@ export async function runEngine(
   opts: {
     pollMs?: number;
     kube?: KubeClientOptions;
-    settle?: { cluster: FakeCluster; names?: readonly string[] };
+    settle?: { cluster: FakeCluster; names?: readonly string[]; holdAtMs?: number };
   } = {},
 ): Promise<{ report: RunReport; log: string[] }> {
   const settings = readSettings((name) => inputs[name] ?? '');
@@ -90,11 +91,13 @@ export async function runEngine(
   const seen = new SeenVersions();
   const kube = seen.wrap(createKube(kc, opts.kube));
   if (opts.settle) {
-    const { cluster, names = settings.namespaces } = opts.settle;
+    const { cluster, names = settings.namespaces, holdAtMs } = opts.settle;
     void cluster
       .settled(names)
       .then(() => seen.caughtUp(cluster, names))
-      .then(() => (clock as JumpClock).jump(settings.timeoutMs));
+      .then(() =>
+        (clock as JumpClock).jump(holdAtMs ?? settings.timeoutMs, { hold: holdAtMs !== undefined }),
+      );
   }
   // The targets' reads count in the timeout, as the engine counts them.
   const started = clock.now();

@@ -96,6 +96,35 @@ describe('delete and wait over real HTTPS', () => {
     );
   });
 
+  test('force-after 0s forces as soon as the wait sees the namespace Terminating, not at the timeout', async () => {
+    cluster.addNamespace('pr-1');
+    holdWithFinalizer(cluster, 'pr-1');
+    await begin();
+    // The check at 0 s comes before the wait has read the DELETE's effect. The run's clock stands still until the
+    // cluster has settled and the run has read the namespace Terminating, then moves 2 s and stands still again:
+    // its 20 s timeout never comes, so only forcing during the wait can end the run.
+    const { report, log } = await runEngine(
+      kubeconfig,
+      {
+        namespaces: 'pr-1',
+        timeout: '20s',
+        force: 'on',
+        'force-after': '0s',
+        'force-finalizers': 'kiali.io/finalizer',
+      },
+      { settle: { cluster, holdAtMs: 2_000 } },
+    );
+    const [t] = report.targets;
+    expect(t).toMatchObject({ name: 'pr-1', outcome: 'forced', durationMs: 2_000 });
+    expect(t?.force?.passes?.map((p) => p.decision)).toEqual(['force']);
+    expect(t?.force?.audit.some((a) => a.writes > 0)).toBe(true);
+    expect(log.filter((l) => l.includes('force on: '))).toEqual(['pr-1: force on: force, 1 step(s)']);
+    expect(log).toContainEqual(
+      expect.stringContaining('pr-1: diagnosed (diagnosed before forcing, Terminating for'),
+    );
+    expect(cluster.namespace('pr-1')).toBeUndefined();
+  }, 60_000);
+
   test('a namespace Terminating for longer than the controller takes is diagnosed from the types its conditions name', async () => {
     cluster.addNamespace('pr-2');
     holdWithFinalizer(cluster, 'pr-2');
