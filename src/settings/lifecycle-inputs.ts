@@ -1,9 +1,10 @@
 /** The lifecycle's inputs → LifecycleSettings: keep label, max age, comment command, GitOps owner policy. Pure. */
 import { Inputs } from './action-names.js';
+import { readChoice } from './read-input.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from '../shared/errors.js';
-import { GITOPS_OWNER_POLICIES, type GitopsOwnerPolicy, type LifecycleSettings } from '../model/lifecycle.js';
+import { GITOPS_OWNER_POLICIES, type LifecycleSettings } from '../model/lifecycle.js';
 
 type Read = (name: string) => string;
 
@@ -55,16 +56,6 @@ function readCommand(read: Read, n: Naming): string {
   return raw;
 }
 
-function readGitopsOwners(read: Read, n: Naming): GitopsOwnerPolicy {
-  const raw = read(Inputs.gitopsOwners).trim() || 'report';
-  if (!(GITOPS_OWNER_POLICIES as readonly string[]).includes(raw))
-    throw new ConfigError(
-      `${n.input(Inputs.gitopsOwners)} is "${raw}"; allowed: ${GITOPS_OWNER_POLICIES.join(', ')}.`,
-      Inputs.gitopsOwners,
-    );
-  return raw as GitopsOwnerPolicy;
-}
-
 /** Read the lifecycle inputs, every problem at once; `max-age` needs the sweep, the scheduled cleanup it acts in. */
 export function readLifecycle(read: Read, sweep: boolean, n: Naming = ACTION_NAMING): LifecycleSettings {
   const p = new Problems();
@@ -80,7 +71,10 @@ export function readLifecycle(read: Read, sweep: boolean, n: Naming = ACTION_NAM
     keepLabel: p.take(() => readKeepLabel(read, n), undefined),
     maxAgeMs,
     command: p.take(() => readCommand(read, n), '/teardown'),
-    gitopsOwners: p.take(() => readGitopsOwners(read, n), 'report' as const),
+    gitopsOwners: p.take(
+      () => readChoice(read, Inputs.gitopsOwners, GITOPS_OWNER_POLICIES, n),
+      'report' as const,
+    ),
   };
   p.throwAny();
   return settings;

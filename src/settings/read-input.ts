@@ -23,6 +23,19 @@ export function readBoolean(read: InputReader, name: string, fallback: boolean, 
   throw new ConfigError(`${n.input(name)} is "${raw}"; allowed: true or false.`, name);
 }
 
+/** A value out of a fixed list, its first the default; anything else is refused, naming the input and the list. */
+export function readChoice<T extends string>(
+  read: InputReader,
+  name: string,
+  allowed: readonly T[],
+  n: Naming,
+): T {
+  const raw = read(name).trim() || allowed[0]!;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${n.input(name)} is "${raw}"; allowed: ${allowed.join(', ')}.`, name);
+  return raw as T;
+}
+
 /** The longest duration an input may give: longer than any job runs, far below what timers can hold. */
 export const MAX_DURATION_MS = 24 * 3_600_000;
 

@@ -1,6 +1,7 @@
 /** The `scope` input: the named targets, or every namespace already Terminating. Pure. */
 import { ConfigError } from '../shared/errors.js';
 import { Inputs } from './action-names.js';
+import { readChoice } from './read-input.js';
 import { ACTION_NAMING, type Naming } from './naming.js';
 
 /** The values `scope` allows; the first is the default. */
@@ -13,13 +14,7 @@ export function readScope(
   given: { namespaces: readonly string[]; sweep: boolean },
   n: Naming = ACTION_NAMING,
 ): Scope {
-  const raw = read(Inputs.scope).trim() || 'targets';
-  if (!(SCOPES as readonly string[]).includes(raw))
-    throw new ConfigError(
-      `${n.input(Inputs.scope)} is "${raw}"; allowed: ${SCOPES.join(', ')}.`,
-      Inputs.scope,
-    );
-  const scope = raw as Scope;
+  const scope = readChoice(read, Inputs.scope, SCOPES, n);
   if (scope === 'all-terminating' && given.namespaces.length > 0)
     throw new ConfigError(
       `${n.input(Inputs.namespaces)} and ${n.setting(Inputs.scope, 'all-terminating')} cannot be used together: the scope takes every namespace already Terminating (narrow it with ${n.ref(Inputs.selector)}).`,

@@ -5,7 +5,7 @@ export { MAX_DURATION_MS, readDuration, splitList, type InputReader } from './re
 import { ConfigError } from '../shared/errors.js';
 import { compileGlob, globProblem } from '../shared/glob.js';
 import { readSweep } from './sweep-inputs.js';
-import { readBoolean, readDuration, splitList, type InputReader } from './read-input.js';
+import { readBoolean, readChoice, readDuration, splitList, type InputReader } from './read-input.js';
 import { crossChecks } from './checks.js';
 import { readForce, OFF } from './force-policy.js';
 export { DEFAULT_FORCE_AFTER_MS } from './force-policy.js';
@@ -101,14 +101,6 @@ function readProtected(read: InputReader, n: Naming): string[] {
     }
   }
   return [...BUILT_IN_PROTECTED, ...extra];
-}
-
-/** A value out of a fixed list (its first is the default). */
-function readChoice<T extends string>(read: InputReader, name: string, allowed: readonly T[], n: Naming): T {
-  const raw = read(name).trim() || allowed[0]!;
-  if (!(allowed as readonly string[]).includes(raw))
-    throw new ConfigError(`${n.input(name)} is "${raw}"; allowed: ${allowed.join(', ')}.`, name);
-  return raw as T;
 }
 
 /** The custom resources' share of the timeout: as given (at most `timeout`), else half of it. */

@@ -1,25 +1,16 @@
 /** The sweep's inputs → SweepSettings, validated before any cluster or GitHub call. Pure. */
 import type { RepoRef } from '../model/pulls.js';
 import { Inputs } from './action-names.js';
+import { readChoice } from './read-input.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { labelSelectorProblem } from './name-syntax.js';
 import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from '../shared/errors.js';
-import { SWEEP_MODES, type SweepMode, type SweepSettings } from '../model/sweep.js';
+import { SWEEP_MODES, type SweepSettings } from '../model/sweep.js';
 
 type Read = (name: string) => string;
 
 const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
-
-function readMode(read: Read, n: Naming): SweepMode {
-  const raw = read(Inputs.sweep).trim() || 'off';
-  if (!(SWEEP_MODES as readonly string[]).includes(raw))
-    throw new ConfigError(
-      `${n.input(Inputs.sweep)} is "${raw}"; allowed: ${SWEEP_MODES.join(', ')}.`,
-      Inputs.sweep,
-    );
-  return raw as SweepMode;
-}
 
 function readLabel(read: Read, n: Naming): string {
   const key = read(Inputs.sweepPrLabel).trim();
@@ -60,7 +51,7 @@ export function readRepository(raw: string, input: string, n: Naming = ACTION_NA
 
 /** Read the sweep inputs; undefined when `sweep` is off. */
 export function readSweep(read: Read, n: Naming = ACTION_NAMING, into?: Problems): SweepSettings | undefined {
-  const mode = readMode(read, n);
+  const mode = readChoice(read, Inputs.sweep, SWEEP_MODES, n);
   if (mode === 'off') return undefined;
   // With `into`, its problems join the caller's and the sweep is still returned, for the checks across inputs.
   const p = into ?? new Problems();
