@@ -2,6 +2,7 @@
  * "Custom resources first": what the controllers did before the namespace DELETE — per type, how many went and how
  * long their finalizers took, and which were left to the namespace controller and why. Pure.
  */
+import { compareText } from '../shared/compare.js';
 import { formatDuration } from '../shared/duration.js';
 import type { EarlyObject, LeftReason } from '../model/prevention.js';
 import type { RunReport } from '../model/run.js';
@@ -37,7 +38,7 @@ function rowsOf(report: RunReport): Row[] {
       rows.set(o.type, row);
     }
   }
-  return [...rows.values()].sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  return [...rows.values()].sort((a, b) => compareText(a.type, b.type));
 }
 
 /** `3 controller absent (acme.io/cleanup: no workload …)`, one reason per line, the first detail as example. */

@@ -1,4 +1,5 @@
 /** The sweep: list candidates, ask GitHub about their pull requests in batches, decide: the targets of the run. */
+import { compareText } from '../shared/compare.js';
 import type { GitHubApi } from '../github/port.js';
 import { askPullStates, type PullStates } from '../github/pull-states.js';
 import type { PullState } from '../model/pulls.js';
@@ -88,6 +89,7 @@ export function decideAll(
   serverUrl: string,
 ): SweepEntry[] {
   const { owner, repo } = sweep.repository;
+  const rules = { ...sweep, lifeMs: settings.lifecycle.maxAgeMs, keepLabel: settings.lifecycle.keepLabel };
   return candidates
     .map((ns): SweepEntry => {
       const label = ns.labels[sweep.prLabel];
@@ -95,11 +97,6 @@ export function decideAll(
       const pull = typeof pr === 'number' ? pulls.get(pr) : undefined;
       // Without a UID no delete can carry the precondition that keeps it from another namespace of that name.
       const unverified = identityProblem(ns.name, ns);
-      const rules = {
-        ...sweep,
-        lifeMs: settings.lifecycle.maxAgeMs,
-        keepLabel: settings.lifecycle.keepLabel,
-      };
       const decision: Decision = unverified
         ? { decision: 'keep', reason: unverified }
         : decide({ label, createdAt: ns.creationTimestamp, annotations: ns.annotations, pull }, rules, now);
@@ -114,7 +111,7 @@ export function decideAll(
         protected: decision.decision === 'go' && isProtected(settings, ns.name) ? true : undefined,
       };
     })
-    .sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
+    .sort((a, b) => compareText(a.namespace, b.namespace));
 }
 
 /**

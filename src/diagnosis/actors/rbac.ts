@@ -1,4 +1,5 @@
 /** Who may update a resource or remove its finalizers, read from RBAC: role → binding → ServiceAccount. Pure. */
+import { compareText } from '../../shared/compare.js';
 import type { BindingState, RbacRule, RoleState, Snapshot } from '../types.js';
 import type { Reach } from './actor-types.js';
 
@@ -90,9 +91,7 @@ export function grantsFor(rbac: Snapshot['rbac'], group: string, resource: strin
     }
   }
   const keyOf = (g: Grant): string => g.user ?? `${g.serviceAccount.namespace}/${g.serviceAccount.name}`;
-  return [...out.values()].sort(
-    (a, b) => RANK[b.reach] - RANK[a.reach] || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0),
-  );
+  return [...out.values()].sort((a, b) => RANK[b.reach] - RANK[a.reach] || compareText(keyOf(a), keyOf(b)));
 }
 
 /** Whether a workload runs as the grant's ServiceAccount (or as one of the accounts a group grant stands for). */

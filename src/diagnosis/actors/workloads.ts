@@ -3,6 +3,7 @@
  * managedFields (who set the finalizer), alive by a Lease their pod renews or by their ready replicas. Names alone
  * never tie a workload to a finalizer: a verdict must survive renaming everything that is not an API name. Pure.
  */
+import { compareText } from '../../shared/compare.js';
 import type { Leftover } from '../../model/findings.js';
 import { READ_AREA } from '../snapshot/read-paths.js';
 import type { Snapshot, WorkloadState } from '../types.js';
@@ -137,7 +138,7 @@ export function releasers(s: Snapshot, held: Holders): Actors {
     (a, b) =>
       rank[b.reach] - rank[a.reach] ||
       Number(b.liveness.state === 'live') - Number(a.liveness.state === 'live') ||
-      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      compareText(a.name, b.name),
   );
   return { actors, unread: unreadLinks(s), orphans: [...new Set(orphans)] };
 }
