@@ -426,6 +426,19 @@ export class FakeCluster {
       genericDelete(this.core.api, rt, obj, { dryRun: false }, { dryRun: false, warnings: [] });
   }
 
+  /**
+   * Change one stored object as a controller would, through the API layer (a new resourceVersion, watch events):
+   * `change` edits a copy; `sub` names the subresource written (`status` where the type has one).
+   */
+  updateObject(gvr: Gvr, ns: string | undefined, name: string, change: (obj: any) => void, sub = ''): void {
+    const rt = this.type(gvr);
+    const cur = this.core.store.get(grOf(rt), rt.namespaced ? ns : '', name);
+    if (!cur) throw new Error(`FakeCluster: no ${grOf(rt)} ${ns ?? ''}/${name}`);
+    const next = clone(cur);
+    change(next);
+    this.core.api.commit(rt, cur, next, sub, systemCtx());
+  }
+
   /** Remove one metadata finalizer as its controller would (deletes the object if it was the last). */
   removeFinalizer(gvr: Gvr, ns: string | undefined, name: string, finalizer: string): void {
     const rt = this.type(gvr);
