@@ -125,14 +125,14 @@ export interface Kube extends KubeReader {
     finalizers: string[],
   ): Promise<'patched' | 'gone'>;
   /**
-   * DELETE one namespaced object with Background propagation and a UID precondition (the object's controller and
-   * finalizers then run as usual). Missing = 'gone'.
+   * DELETE one namespaced object with Background propagation and a UID precondition, and a resourceVersion one when
+   * given (the object's controller and finalizers then run as usual). Missing = 'gone'.
    */
   deleteObject(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
     namespace: string,
     name: string,
-    guard: { uid: string },
+    guard: { uid: string; resourceVersion?: string },
   ): Promise<'requested' | 'gone'>;
   /**
    * Merge `spec` into one namespaced object's spec with a JSON merge patch guarded by uid and resourceVersion (a

@@ -40,16 +40,17 @@ export async function deleteNamespace(
   return deleteWith(t, target, { propagationPolicy: 'Background', ...guard }, 'requested');
 }
 
-/** DELETE one namespaced object with Background propagation, only if it still has `uid`. */
+/** DELETE one namespaced object with Background propagation, only if it still has `uid` (and `resourceVersion`, when given). */
 export async function deleteObject(
   t: Transport,
   res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
   namespace: string,
   name: string,
-  guard: { uid: string },
+  guard: { uid: string; resourceVersion?: string },
 ): Promise<'requested' | 'gone'> {
   const target = { path: `${resourcePath(res, namespace)}/${enc(name)}`, resource: resourceName(res) };
-  const options = { propagationPolicy: 'Background', preconditions: { uid: guard.uid } };
+  const version = guard.resourceVersion ? { resourceVersion: guard.resourceVersion } : {};
+  const options = { propagationPolicy: 'Background', preconditions: { uid: guard.uid, ...version } };
   return deleteWith(t, target, options, 'requested');
 }
 

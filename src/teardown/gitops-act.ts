@@ -1,0 +1,105 @@
+/**
+ * The two writes of GitOps owners first: suspend one owner, or delete it and wait until it is gone, each under the
+ * UID and resourceVersion it was read at (a change since gives a 409), each read back.
+ */
+import { toApplication, toHelmRelease, toKustomization, type GitOpsOwner } from '../diagnosis/index.js';
+import type { Kube } from '../kube/port.js';
+import type { OwnerAction } from '../model/lifecycle.js';
+import { formatDuration } from '../shared/duration.js';
+import type { Clock } from '../shared/ports.js';
+import { prunedWith, suspension, type OwnerStep } from './gitops-plan.js';
+
+/** What a write needs besides its guarded writer: reads, the clock, and when to stop waiting. */
+export interface ActDeps {
+  kube: Kube;
+  clock: Clock;
+  pollMs?: number;
+  signal?: AbortSignal;
+}
+
+const PARSE: Record<string, (o: unknown) => GitOpsOwner> = {
+  Kustomization: toKustomization,
+  HelmRelease: toHelmRelease,
+  Application: toApplication,
+};
+
+function resOf(o: GitOpsOwner): { group: string; version: string; resource: string } {
+  return { group: o.group, version: (o.apiVersion ?? '').split('/')[1] ?? '', resource: o.resource };
+}
+
+const pathOf = (o: GitOpsOwner): string => {
+  const r = resOf(o);
+  return `/apis/${r.group}/${r.version}/namespaces/${encodeURIComponent(o.namespace)}/${r.resource}/${encodeURIComponent(o.name)}`;
+};
+
+/** Read the owner again: its state now, or undefined when it is gone. */
+export async function reread(kube: Kube, o: GitOpsOwner): Promise<GitOpsOwner | undefined> {
+  const raw = await kube.getRaw(pathOf(o));
+  return raw === undefined ? undefined : PARSE[o.kind]!(raw);
+}
+
+/** The write's preconditions: the UID and the resourceVersion the owner was read at. */
+const guardOf = (o: GitOpsOwner): { uid: string; resourceVersion: string } => ({
+  uid: o.uid!,
+  resourceVersion: o.resourceVersion!,
+});
+
+/** Suspend the owner, then read it back: suspended only when the read says so. */
+export async function suspend(step: OwnerStep, writer: Kube, kube: Kube): Promise<OwnerAction> {
+  const o = step.owner;
+  const base = { owner: step.name, targets: step.targets };
+  if ((await writer.patchSpec(resOf(o), o.namespace, o.name, guardOf(o), suspension(o))) === 'gone')
+    return { ...base, outcome: 'deleted', note: 'gone before it could be suspended' };
+  const now = await reread(kube, o);
+  const instead = step.instead ? `, not deleted: ${step.instead}` : '';
+  if (now?.paused)
+    return { ...base, outcome: 'suspended', note: `suspended first (${now.paused})${instead}` };
+  return { ...base, outcome: 'failed', note: 'patched, but a read after it does not show it suspended' };
+}
+
+/** Delete the owner and wait until it is gone (its controller prunes what `prunedWith` says), by `until`. */
+export async function remove(
+  step: OwnerStep,
+  writer: Kube,
+  deps: ActDeps,
+  until: number,
+): Promise<OwnerAction> {
+  const o = step.owner;
+  const base = { owner: step.name, targets: step.targets };
+  const pruned = prunedWith(o);
+  const started = deps.clock.now();
+  await writer.deleteObject(resOf(o), o.namespace, o.name, guardOf(o));
+  for (;;) {
+    const now = await reread(deps.kube, o);
+    if (now === undefined || now.uid !== o.uid) {
+      // Another owner of that name may have been created since: it is no longer the one read, and may apply again.
+      const again = now ? `; another ${o.kind} of that name exists now (UID ${now.uid ?? '?'})` : '';
+      const note = `deleted first, ${pruned.words}${again}`;
+      return { ...base, outcome: 'deleted', note, pruned: pruned.pruned };
+    }
+    const left = until - deps.clock.now();
+    if (left <= 0 || deps.signal?.aborted) {
+      const held = (now.finalizers ?? []).join(', ') || 'no finalizer';
+      const waited = formatDuration(deps.clock.now() - started);
+      return {
+        ...base,
+        outcome: 'not-gone',
+        note: `deleted, still there after ${waited} (${held}): being deleted, it applies nothing again; the namespace goes anyway`,
+      };
+    }
+    await deps.clock.sleep(Math.min(deps.pollMs ?? 1_000, left));
+  }
+}
+
+/** What one step would do under `force: dry-run`, in the words of what it does. */
+export function wouldDo(step: OwnerStep): OwnerAction {
+  const base = { owner: step.name, targets: step.targets };
+  if (step.verb === 'suspend') {
+    const instead = step.instead ? `, not deleted: ${step.instead}` : '';
+    const note = `would be suspended first (${JSON.stringify(suspension(step.owner))})${instead}`;
+    return { ...base, outcome: 'would-suspend', note };
+  }
+  const pruned = prunedWith(step.owner);
+  const note = `would be deleted first, ${pruned.words}`;
+  return { ...base, outcome: 'would-delete', note, pruned: pruned.pruned };
+}
