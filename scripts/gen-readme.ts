@@ -1,6 +1,7 @@
-/** Regenerate the inputs/outputs tables in README.md from action.yml, and docs/fleet.md's from merge/action.yml. */
+/** Regenerate the inputs/outputs tables in README.md from action.yml, docs/fleet.md's from merge/action.yml, and deploy/rbac.yaml from src/permissions/. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { MERGE_MARKERS, readAction, withTables } from './action-table.js';
+import { rbacYaml } from './rbac-yaml.js';
 
 const readme = readFileSync('README.md', 'utf8');
 writeFileSync('README.md', withTables(readme, readAction()));
@@ -8,3 +9,5 @@ console.log('README.md tables regenerated from action.yml');
 const fleet = readFileSync('docs/fleet.md', 'utf8');
 writeFileSync('docs/fleet.md', withTables(fleet, readAction('merge/action.yml'), MERGE_MARKERS));
 console.log('docs/fleet.md tables regenerated from merge/action.yml');
+writeFileSync('deploy/rbac.yaml', rbacYaml());
+console.log('deploy/rbac.yaml regenerated from src/permissions/');
