@@ -38,13 +38,9 @@ function matrixTable(): string[] {
 
 /** The markdown block between the markers. */
 export function permissionsTables(): string {
-  return [
-    PERMISSIONS_MARKERS.begin,
-    ...bindingTable(),
-    '',
-    ...matrixTable(),
-    PERMISSIONS_MARKERS.end,
-  ].join('\n');
+  return [PERMISSIONS_MARKERS.begin, ...bindingTable(), '', ...matrixTable(), PERMISSIONS_MARKERS.end].join(
+    '\n',
+  );
 }
 
 /** The README (or another document) with the generated block replaced. */
