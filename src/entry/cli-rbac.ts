@@ -9,6 +9,7 @@ import { MODES, type Mode } from '../permissions/rule.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
 import { closeWithin, connect } from './connect.js';
 
+/** `rbac --help`: what it prints, how to apply it, the exit statuses (80 columns). */
 export const RBAC_HELP = `namespace-teardown rbac: the ClusterRoles for this cluster, to review and apply.
 
 Usage: namespace-teardown rbac [--mode LIST] [--kubeconfig FILE] [--context CTX]
@@ -48,7 +49,7 @@ function parse(argv: string[]): ReturnType<typeof parseArgs> {
 }
 
 /** The modes `--mode` names (every one when absent); an unknown one is a ConfigError naming the flag. */
-export function readModes(value: string | undefined): Mode[] {
+function readModes(value: string | undefined): Mode[] {
   if (value === undefined) return [...MODES];
   const given = value.split(',').map((m) => m.trim());
   const wrong = given.filter((m) => !(MODES as readonly string[]).includes(m));
