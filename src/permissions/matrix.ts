@@ -77,6 +77,14 @@ const CR_FIRST: readonly Mode[] = ['custom-resources', 'force', 'gitops-owners']
 /** The matrix, row by row: first what no mode may do, then what each needs. */
 export const CHECKS: readonly Check[] = [
   { verb: 'list', resource: 'secrets', allowed: NONE },
+  { verb: 'list', resource: 'secrets', namespace: 'kube-system', allowed: NONE },
+  {
+    verb: 'list',
+    resource: 'secrets',
+    namespace: 'flux-system',
+    allowed: NONE,
+    note: 'where a RoleBinding holds',
+  },
   { verb: 'get', resource: 'secrets', namespace: 'kube-system', allowed: NONE },
   { verb: 'get', resource: 'secrets', namespace: EXAMPLE_TARGET, allowed: NONE },
   { verb: 'delete', resource: 'secrets', namespace: 'kube-system', allowed: NONE },
