@@ -5,7 +5,7 @@
  */
 import type { AuditEntry, ForceStep, PutBack, Refusal } from '../model/force.js';
 import { sorted } from './plan-objects.js';
-import { whoPutBack } from './put-back-words.js';
+import { whoInShort } from './put-back-words.js';
 
 /** The planned part of one kind of step, as `decide` builds it. */
 interface Planned<S extends ForceStep> {
@@ -26,8 +26,8 @@ function refusalOf(step: ForceStep, finalizer: string, p: PutBack): Refusal {
   return {
     object: step.object,
     finalizer,
-    reason: `not removed again: the server answered ${p.writes} write(s) removing it with it still in ${p.field}; ${whoPutBack(p)}`,
-    remedy: p.remedy,
+    reason: `not written again: the server answered ${p.writes} write(s) removing it with it still in ${p.field}, put back by ${whoInShort(p)}`,
+    remedy: `fix ${whoInShort(p)}, not the finalizer (see finalizer-put-back)`,
   };
 }
 
@@ -65,8 +65,8 @@ export function finalizeAround<P extends Planned<ForceStep>>(plan: P, held: read
   const { step: _dropped, ...rest } = plan;
   const refusal: Refusal = {
     object: step.object,
-    reason: `/finalize would go around what puts ${p.kept.join(', ')} back on ${other.object} (${whoPutBack(p)}): what it insists on would stay in storage`,
-    remedy: p.remedy,
+    reason: `/finalize would go around ${whoInShort(p)}, which puts ${p.kept.join(', ')} back on ${other.object}: what it insists on would stay in storage`,
+    remedy: `fix ${whoInShort(p)} first (see finalizer-put-back)`,
   };
   return { ...rest, refusals: [...plan.refusals, refusal] } as P;
 }

@@ -33,3 +33,12 @@ export function whoPutBack(p: PutBack): string {
 export function webhookOf(p: PutBack): WebhookSuspect | undefined {
   return p.by.kind === 'webhook' ? p.by.webhooks[0] : undefined;
 }
+
+/** Who put it back in a few words, for a line that points at the finding: `mutating webhook W (MutatingWebhookConfiguration C)`. */
+export function whoInShort(p: PutBack): string {
+  const w = webhookOf(p);
+  if (w) return `mutating webhook ${w.name} (MutatingWebhookConfiguration ${w.configuration})`;
+  return p.by.kind === 'manager'
+    ? `${p.by.managers.join(', ')} (managedFields)`
+    : 'something the run could not name';
+}

@@ -204,10 +204,10 @@ describe('a removal whose answer still shows the finalizer', () => {
     expect(later.decision).toBe('nothing-allowed');
     expect(later.refusals.map((r) => `${r.object} ${r.finalizer ?? ''}: ${r.reason}`)).toEqual([
       expect.stringMatching(
-        /^kialis.kiali.io\/kiali kiali.io\/finalizer: not removed again: the server answered 2 write\(s\)/,
+        /^kialis.kiali.io\/kiali kiali.io\/finalizer: not written again: the server answered 2 write\(s\)/,
       ),
       expect.stringMatching(
-        /^namespace\/preview-42 : \/finalize would go around what puts kiali.io\/finalizer back on kialis.kiali.io\/kiali/,
+        /^namespace\/preview-42 : \/finalize would go around something the run could not name, which puts kiali.io\/finalizer back on kialis.kiali.io\/kiali/,
       ),
     ]);
     // The pattern allowed it: no note says it matched nothing.

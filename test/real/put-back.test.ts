@@ -120,7 +120,7 @@ describe('a mutating webhook that puts a finalizer back, on the real server', ()
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ result: 'not-removed', after: [FINALIZER], writes: 2 });
     expect(t.force!.audit.some((a) => a.result === 'removed')).toBe(false);
-    expect(t.force!.plan.refusals.map((r) => r.reason).join('\n')).toContain('not removed again');
+    expect(t.force!.plan.refusals.map((r) => r.reason).join('\n')).toContain('not written again');
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates.length).toBeLessThanOrEqual(2);
     const finding = t.findings[0]!;
