@@ -6,3 +6,4 @@ export { resultClass, resultText } from './audit.js';
 export { undoneByWords, webhookOf, whoPutBack } from './put-back-words.js';
 export { PutBackLookup } from './put-back.js';
 export { withPutBack } from './put-back-finding.js';
+export { cameBack } from './came-back.js';

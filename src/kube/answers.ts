@@ -4,7 +4,7 @@ import { arr, mapMeta, rec, str, strs, type Obj } from './map.js';
 import type { Req } from './request.js';
 
 /** Managers whose managedFields entry owns `f:spec.f:finalizers` (a Namespace's, through `/finalize`), sorted. */
-function specFinalizerManagers(managedFields: unknown): string[] {
+export function specFinalizerManagers(managedFields: unknown): string[] {
   const out = new Set<string>();
   for (const entry of arr(managedFields).map(rec)) {
     const manager = str(entry.manager);

@@ -6,6 +6,7 @@
 import { executePlan } from '../../src/force/execute.js';
 import { decide } from '../../src/force/policy.js';
 import { resultText } from '../../src/force/audit.js';
+import { cameBack } from '../../src/force/came-back.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../../src/model/force.js';
 import type { Finding } from '../../src/model/findings.js';
 import type { NamespaceState } from '../../src/model/cluster.js';
@@ -239,5 +240,42 @@ describe('a removal whose answer still shows the finalizer', () => {
       webhooks: [{ name: 'ns.guard.example.com' }],
     });
     expect(kube.namespaces.get('preview-42')).toBeDefined();
+  });
+
+  test('/finalize answered done, then read back with spec.finalizers: put back after the write, by the manager managedFields name', async () => {
+    const ns = terminating({ conditions: [DISCOVERY_FAILED], metadataFinalizers: ['example.com/ns'] });
+    const kube = new RecordingKube().addNamespace(ns);
+    const plan = planFor(ns, [deadApiServiceFinding()], { finalizeNamespace: true });
+    const { audit } = await run(kube, plan);
+    expect(audit.map((e) => e.result)).toEqual(['finalized']);
+    const stored = kube.namespaces.get('preview-42')!;
+    // What the wait saw before the write says nothing: no read, nothing recorded.
+    expect(await cameBack(kube, { ...stored, specFinalizers: [] }, audit, 'now')).toBeUndefined();
+    // A namespace controller writes it back through /finalize.
+    stored.specFinalizers = ['kubernetes'];
+    const managedFields = [
+      { manager: 'namespace-teardown', fieldsV1: { 'f:spec': { 'f:finalizers': {} } } },
+      {
+        manager: 'platform-ns-controller',
+        subresource: 'finalize',
+        fieldsV1: { 'f:spec': { 'f:finalizers': {} } },
+      },
+    ];
+    kube.addRaw('/api/v1/namespaces/preview-42', {
+      metadata: { ...meta('preview-42', 'uid-ns', []), managedFields } as never,
+      spec: { finalizers: ['kubernetes'] },
+    });
+    const back = await cameBack(kube, stored, audit, 'now');
+    expect(back).toMatchObject({
+      result: 'not-removed',
+      after: ['kubernetes'],
+      writes: 0,
+      why: 'the server answered /finalize with kubernetes removed, but a read after it shows kubernetes back in spec.finalizers',
+      putBack: { by: { kind: 'manager', managers: ['platform-ns-controller'] } },
+    });
+    // The next plan does not write it again.
+    const later = planFor(stored, [deadApiServiceFinding()], { finalizeNamespace: true }, [...audit, back!]);
+    expect(later.steps).toEqual([]);
+    expect(later.refusals.map((r) => r.reason)).toContainEqual(expect.stringMatching(/^not written again/));
   });
 });
