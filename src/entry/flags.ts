@@ -55,6 +55,11 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
   },
   [Inputs.delete]: { kind: 'switch', flag: 'no-delete', help: 'only watch namespaces someone else deleted' },
   [Inputs.timeout]: { kind: 'value', arg: 'DURATION', help: 'how long to wait, e.g. 90s, 5m (default 5m)' },
+  [Inputs.wait]: {
+    kind: 'value',
+    arg: 'MODE',
+    help: 'settled (default): end once what is left is settled | timeout: wait until gone or the timeout',
+  },
   [Inputs.teardownOrder]: {
     kind: 'value',
     arg: 'ORDER',

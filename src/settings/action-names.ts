@@ -9,6 +9,7 @@ export const Inputs = {
   clusterName: 'cluster-name',
   delete: 'delete',
   timeout: 'timeout',
+  wait: 'wait',
   teardownOrder: 'teardown-order',
   customResourcesTimeout: 'custom-resources-timeout',
   protectedNamespaces: 'protected-namespaces',

@@ -25,6 +25,14 @@ export const FAIL_ON = ['leaked', 'stuck', 'never'] as const;
 
 export type FailOn = (typeof FAIL_ON)[number];
 
+/**
+ * What ends the wait before the timeout: `settled` also ends it once every target still there is settled (stuck on
+ * what nothing in the cluster will change, and unchanged for a while); `timeout` waits for the targets to be gone or
+ * the timeout, as kubectl wait does.
+ */
+export const WAIT_MODES = ['settled', 'timeout'] as const;
+export type WaitMode = (typeof WAIT_MODES)[number];
+
 /** `custom-resources-first` deletes a target's custom resources and lets their controllers finish first. */
 export const TEARDOWN_ORDERS = ['custom-resources-first', 'namespace'] as const;
 export type TeardownOrder = (typeof TEARDOWN_ORDERS)[number];
@@ -41,6 +49,8 @@ export interface Settings {
   readonly clusterName: string | undefined;
   readonly delete: boolean;
   readonly timeoutMs: number;
+  /** Whether the wait ends early once what is left is settled, or only when the targets are gone or at the timeout. */
+  readonly wait: WaitMode;
   /** What goes first: the custom resources (their controllers still running), or the namespace at once. */
   readonly teardownOrder: TeardownOrder;
   /** The longest wait for custom resources before the namespace DELETE: its share of `timeoutMs`. */
@@ -151,6 +161,7 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     // Already Terminating: there is nothing to delete, and nothing new may be.
     delete: scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true),
     timeoutMs,
+    wait: p.take(() => readChoice(read, Inputs.wait, WAIT_MODES, n), 'settled'),
     teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),
     customResourcesTimeoutMs: p.take(() => readCustomResourcesTimeout(read, timeoutMs, n), 0),
     protectedPatterns: p.take(() => readProtected(read, n), [...BUILT_IN_PROTECTED]),
