@@ -4,7 +4,7 @@
  * added later still merges. Pure.
  */
 import { FINDING_SEVERITIES } from '../model/findings.js';
-import { OUTCOMES, REPORT_VERSION, RUN_RESULTS, type RunReport } from '../model/run.js';
+import { OUTCOMES, REPORT_VERSION, RUN_RESULTS, WAIT_ENDS, type RunReport } from '../model/run.js';
 import { messageOf } from '../shared/errors.js';
 import { clusterNameOf } from './cluster-identity.js';
 
@@ -51,6 +51,11 @@ function targetProblem(t: unknown): string | undefined {
   )
     return `"${t.name}" has a malformed field`;
   if (t.labels !== undefined && !isObject(t.labels)) return `"${t.name}" has malformed "labels"`;
+  const settled = t.settled;
+  const settledOk =
+    isObject(settled) && isNumber(settled.afterMs) && isNumber(settled.quietMs) && isString(settled.reason);
+  if ((settled !== undefined && !settledOk) || !optional(t.notSettled, isString))
+    return `"${t.name}" has a malformed "settled" or "notSettled"`;
   for (const [i, f] of t.findings.entries()) {
     const problem = findingProblem(f);
     if (problem) return `"${t.name}" finding ${i + 1} ${problem}`;
@@ -67,6 +72,12 @@ function reportProblem(r: Json): string | undefined {
     return `"result" is ${JSON.stringify(r.result)}, not one of ${RUN_RESULTS.join(', ')}`;
   if (!isStrings(r.failures)) return 'no "failures" list';
   if (!optional(r.error, isString)) return '"error" is not text';
+  const w = r.wait;
+  if (
+    w !== undefined &&
+    (!isObject(w) || !(WAIT_ENDS as readonly unknown[]).includes(w.ended) || !isNumber(w.afterMs))
+  )
+    return '"wait" is malformed';
   if (!Array.isArray(r.targets)) return 'no "targets" list';
   for (const [i, t] of r.targets.entries()) {
     const problem = targetProblem(t);

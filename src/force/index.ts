@@ -2,4 +2,5 @@
 export { decide } from './policy.js';
 export { executePlan } from './execute.js';
 export { allowedByText } from './labels.js';
+export { NODE_LOST_AFTER_MS } from './plan-pods.js';
 export { resultClass, resultText } from './audit.js';

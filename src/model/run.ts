@@ -59,11 +59,47 @@ export interface TargetReport {
    * `passes` every pass's in order (a pass that forced something is followed by another).
    */
   force?: { plan: Plan; passes?: Plan[]; audit: AuditEntry[] };
+  /**
+   * With `wait: settled`: when the wait stopped watching this namespace before the timeout because it was settled, and
+   * what settled it (the finding whose verdict nothing in the cluster will change). The outcome stays `stuck`.
+   */
+  settled?: SettledTarget;
+  /** With `wait: settled`, a target still there at the timeout: why the last look at it did not settle it. */
+  notSettled?: string;
   /** Foreseen from a read-only snapshot before the first DELETE (Active targets this run deleted), and whether it came true. */
   preMortem?: PreMortem;
   /** The custom resources deleted before the namespace, and what their controllers did. */
   customResources?: CustomResourcesPhase;
   note?: string;
+}
+
+/** A target the wait stopped watching before the timeout: when, and why nothing in the cluster will change it. */
+export interface SettledTarget {
+  /** ISO time of the look that found it settled. */
+  at: string;
+  /** From the start of the run. */
+  afterMs: number;
+  /** How long neither the namespace nor its controller's conditions had changed then. */
+  quietMs: number;
+  /** The verdicts of its findings that settle it, e.g. `leaked`. */
+  verdicts: string[];
+  /** Why, in one sentence without the namespace's name: the settling finding's words. */
+  reason: string;
+}
+
+/**
+ * What ended the wait: `gone` (every target went or needed no wait), `settled` (what was left was settled: see each
+ * target's `settled`), `timeout` (something was still waited for when the timeout came), `cancelled`.
+ */
+export const WAIT_ENDS = ['gone', 'settled', 'timeout', 'cancelled'] as const;
+export type WaitEnd = (typeof WAIT_ENDS)[number];
+
+/** The wait of a run: the mode it ran in, what ended it, and when (each target's `settled` or `notSettled` says why). */
+export interface WaitReport {
+  mode: 'settled' | 'timeout';
+  ended: WaitEnd;
+  /** From the start of the run to the end of the wait. */
+  afterMs: number;
 }
 
 /**
@@ -96,6 +132,8 @@ export interface RunReport {
     namespaces: string[];
     force: ForcePolicy;
     teardownOrder?: string;
+    /** Absent in reports written before the setting existed (= `timeout`). */
+    wait?: string;
   };
   targets: TargetReport[];
   result: RunResult;
@@ -105,6 +143,8 @@ export interface RunReport {
   cancelled?: boolean;
   /** A failure of the whole run (e.g. the selector's list failed): what is known is still reported. */
   error?: string;
+  /** What ended the wait (absent when the run did not wait: it failed, or was skipped). */
+  wait?: WaitReport;
   /** Cluster requests and bytes, when the adapter counts them. */
   cost?: Cost;
   /** What the sweep asked GitHub and decided, when it chose the targets. */

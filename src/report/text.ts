@@ -11,6 +11,7 @@ import { ownerLabels } from './owner-labels.js';
 import { sweepCounts } from './sweep.js';
 import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';
+import { settledWords, waitSentence } from './wait-words.js';
 
 /** How to render: the terminal's width, and whether to colour (a TTY without NO_COLOR; the caller decides). */
 export interface TextOptions {
@@ -62,6 +63,8 @@ function headline(report: RunReport, o: TextOptions, paint: Paint): string[] {
   const check = fails ? `The check fails: ${report.failures.join('; ')}.` : 'The check passes.';
   lines.push(...wrap(check, o.width));
   if (report.error && !fails) lines.push(...wrap(`Error: ${report.error}`, o.width));
+  const wait = waitSentence(report);
+  if (wait) lines.push(...wrap(wait, o.width));
   return lines;
 }
 
@@ -84,7 +87,7 @@ function row(t: TargetReport, paint: Paint): Cell[] {
   return [
     { text: t.name, paint: (s) => paint('bold', s) },
     { text: OUTCOME_COUNT[t.outcome].words, paint: (s) => paint(OUTCOME_STYLE[t.outcome], s) },
-    { text: time !== undefined ? formatDuration(time) : '' },
+    { text: [time !== undefined ? formatDuration(time) : '', settledWords(t)].filter(Boolean).join(', ') },
     { text: why(t) },
   ];
 }
