@@ -72,11 +72,15 @@ test(
         '## 8. Sweep: asking GitHub about 20 pull requests',
         '## 9. Scale: thousands of targets in one run',
         '## 10. Fleet: many clusters merged into one answer',
+        '## 11. Time to the answer: settled, not timed out',
         '## How the figures are measured',
       ]) {
         expect(md.split('\n')).toContain(heading);
       }
       expect(md).toContain('| Target | Goal | Measured | Verdict |');
+      // Section 11: the leak settles; the live controller's namespace goes clean, never cut short.
+      expect(md).toMatch(/\| one leaked namespace \| [\d.]+ s \| stuck \| settled \|/);
+      expect(md).toMatch(/\| one namespace a live controller holds 3 s \| [\d.]+ s \| clean \| gone \|/);
       // Section 7: the operator finishes its cleanups with custom resources first; forcing skips every one.
       expect(md).toMatch(/\| `custom-resources-first` \(default\) \| [^|]+ \| clean \| 2 of 2 \| 0 \|/);
       expect(md).toMatch(/\| `namespace` \+ `force: on`[^|]* \| [^|]+ \| forced \| 0 of 2 \| 2 \|/);
