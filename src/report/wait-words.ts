@@ -6,9 +6,9 @@ import { formatDuration } from '../shared/duration.js';
 /** Reasons (or namespaces still waited for) named in the sentence; the rest are counted. */
 const SHOWN = 3;
 
-/** `settled after 16s` for a target whose wait ended settled before the timeout, '' otherwise. */
+/** `settled` for a target whose wait ended settled before the timeout (the tables show its time), '' otherwise. */
 export function settledWords(t: Pick<TargetReport, 'settled'>): string {
-  return t.settled ? `settled after ${formatDuration(t.settled.afterMs)}` : '';
+  return t.settled ? 'settled' : '';
 }
 
 /** What settled a target, when the verdict shown for it does not already say it (its words are the same). */
@@ -41,12 +41,11 @@ export function waitSentence(report: Pick<RunReport, 'wait' | 'targets' | 'setti
   if (w.ended === 'settled') {
     const left = report.targets.filter((t) => t.settled);
     const quiet = Math.min(...left.map((t) => t.settled!.quietMs));
+    const lead = `The wait ended settled after ${formatDuration(w.afterMs)}, not at the ${timeout} timeout: nothing in the cluster will change what holds`;
+    if (left.length === 1)
+      return `${lead} ${left[0]!.name} (unchanged for ${formatDuration(quiet)}): ${left[0]!.settled!.reason}.`;
     const why = grouped(left.map((t) => ({ name: t.name, text: t.settled!.reason })));
-    return (
-      `The wait ended settled after ${formatDuration(w.afterMs)}, not at the ${timeout} timeout: nothing in the ` +
-      `cluster will change what holds ${left.length === 1 ? 'it' : 'them'}, and nothing changed for ` +
-      `${formatDuration(quiet)} — ${why.join('; ')}.`
-    );
+    return `${lead} them (each unchanged for ${formatDuration(quiet)} or more) — ${why.join('; ')}.`;
   }
   if (w.mode === 'timeout') return `The wait ran to the ${timeout} timeout (wait: timeout).`;
   const held = report.targets.filter((t) => t.notSettled);

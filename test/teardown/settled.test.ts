@@ -104,11 +104,11 @@ describe('wait: settled ends the wait on what nothing in the cluster will change
     expect(report.result).toBe('stuck');
     expect(report.failures).toEqual(['1 namespace(s) still present: pr-1', 'finalizers leaked in: pr-1']);
     expect(renderText(report, { width: 400, color: false })).toContain(
-      'The wait ended settled after 11s, not at the 5m 00s timeout: nothing in the cluster will change what holds it, and nothing changed for 11s — pr-1: acme.io/cleanup on widgets.widgets.acme.io objects: leaked: no live actor can release it.',
+      'The wait ended settled after 11s, not at the 5m 00s timeout: nothing in the cluster will change what holds pr-1 (unchanged for 11s): acme.io/cleanup on widgets.widgets.acme.io objects: leaked: no live actor can release it.',
     );
     const summary = renderSummary(report);
     expect(summary).toContain('⏱️ The wait ended settled after 11s, not at the 5m 00s timeout');
-    expect(summary).toMatch(/\| pr-1 \|[^|]*\| ❌ stuck · 11s · settled after 11s \|/);
+    expect(summary).toMatch(/\| pr-1 \|[^|]*\| ❌ stuck · 11s · settled \|/);
   }, 60_000);
 
   test('wait: timeout waits for the timeout as before, and says so', async () => {
