@@ -28,13 +28,22 @@ export class SettleWatch {
   private quietSince: number;
   /** The pause after a look that did not settle: doubles up to MAX_LOOK_MS, back to SETTLE_MS on a change. */
   private pauseMs = SETTLE_MS;
-  holding: string | undefined;
+  /** Why the last look did not settle it; undefined before the first look. */
+  private holding: string | undefined;
 
   constructor(
     private readonly inspector: Inspector,
     private readonly clock: Clock,
   ) {
     this.quietSince = clock.now();
+  }
+
+  /** Why the namespace is not settled, for a wait that ended without it: the last look's reason, or no look. */
+  get notSettled(): string {
+    return (
+      this.holding ??
+      `it was never unchanged for ${formatDuration(SETTLE_MS)} (the namespace or its controller's conditions kept changing)`
+    );
   }
 
   /** A state the wait read: a new resourceVersion is a write (the controller's pass, or anyone's), quiet restarts. */
@@ -59,12 +68,12 @@ export class SettleWatch {
       const seen = this.rv;
       const quietMs = now - this.quietSince;
       const look = await this.inspector.look(ns, `unchanged for ${formatDuration(quietMs)}`);
+      if (!look.settled) this.holding = look.why;
       if (signal.aborted) return undefined;
       // A write during the look: what it read may be out of date already.
       if (this.rv !== seen) continue;
       if (look.settled)
         return { at: this.clock.now(), quietMs, verdicts: look.verdicts, reason: look.reason };
-      this.holding = look.why;
       const after = this.clock.now();
       next = Math.max(after + 1_000, Math.min(after + this.pauseMs, look.lookAt ?? Infinity));
       this.pauseMs = Math.min(this.pauseMs * 2, MAX_LOOK_MS);

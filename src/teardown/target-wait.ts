@@ -98,7 +98,7 @@ export async function waitAndInspect(
     report.note = listedTerminating(report);
   if (report.outcome === 'stuck' && record.forbidden) lostSight(report, record.forbidden, bindings);
   if (report.outcome === 'stuck' && settled) report.settled = settledReport(ctx, settled);
-  if (report.outcome === 'stuck' && !settled && watch?.holding) report.notSettled = watch.holding;
+  if (report.outcome === 'stuck' && !settled && watch && !cancelled) report.notSettled = watch.notSettled;
   return report;
 }
 

@@ -129,6 +129,24 @@ describe('wait: settled ends the wait on what nothing in the cluster will change
 });
 
 describe('never cut short: what is alive, or may come back, is waited for', () => {
+  test('a live operator that never releases: waited for to the timeout, and the summary says why', async () => {
+    ({ cluster } = world({ operator: 'shared' }));
+    const r = await heldRun(cluster, { 'teardown-order': 'namespace', timeout: '20s' });
+    await r.quiet();
+    r.at(LOOK);
+    await r.logged('pr-1: diagnosed (unchanged for 11s)');
+    r.at(20_000);
+    const report = await r.run;
+    const [t] = report.targets;
+    expect(t?.outcome).toBe('stuck');
+    expect(t?.settled).toBeUndefined();
+    expect(t?.notSettled).toMatch(/^a live actor is working on it \(acme\.io\/cleanup on widgets/);
+    expect(report.wait).toEqual({ mode: 'settled', ended: 'timeout', afterMs: 20_000 });
+    expect(renderText(report, { width: 400, color: false })).toContain(
+      'The wait ran to the 20s timeout, for what was not settled — pr-1: a live actor is working on it',
+    );
+  }, 60_000);
+
   test.each([
     { alive: true, expect: 'gone after 30 s, clean, not settled' },
     { alive: false, expect: 'settled at the first look' },
