@@ -18,7 +18,7 @@ const words = (xs: readonly SettleSample[], f: (x: SettleSample) => string): str
   [...new Set(xs.map(f))].join(', ');
 
 function row(name: string, xs: readonly SettleSample[], note = ''): string {
-  if (xs.length === 0) return `| ${name} | not measured | | | |`;
+  if (xs.length === 0) return `| ${name} | not measured | | | ${note} |`;
   return `| ${name} | ${spread(
     xs.map((x) => x.wallMs),
     s,
