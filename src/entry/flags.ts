@@ -66,6 +66,11 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
     help: "the custom resources' share of the timeout (default half)",
   },
   [Inputs.protectedNamespaces]: { kind: 'list', arg: 'LIST', help: 'extra names or globs never touched' },
+  [Inputs.targetLabel]: {
+    kind: 'value',
+    arg: 'KEY',
+    help: "the label every target must carry to be deleted or forced; one without it is refused (default: --sweep-pr-label; 'none': no fence)",
+  },
   [Inputs.failOn]: { kind: 'value', arg: 'MODE', help: 'leaked (default) | stuck | never' },
   [Inputs.force]: { kind: 'value', arg: 'MODE', help: 'off (default) | dry-run | on' },
   [Inputs.forceAfter]: {

@@ -12,7 +12,8 @@ import type { LifecycleReport } from './lifecycle.js';
  * - `recreated`: the old namespace went away and a new one (another UID) now has the name; left untouched.
  * - `stuck`: still Terminating when the timeout ran out.
  * - `active`: with `delete: false`, nobody deleted it before the timeout.
- * - `refused`: matched by the selector but protected; never touched.
+ * - `refused`: never touched: protected (matched by the selector, the sweep or the scope), or without the run's target
+ *   label (`missingLabel`).
  * - `forced`: gone, after forced changes the policy allowed (observed gone, not assumed).
  * - `error`: a request about this namespace failed (403, 5xx after retries, unreachable, a malformed or
  *   mismatched answer); `note` says why. The other targets went on.
@@ -46,6 +47,8 @@ export interface TargetReport {
   transitions: { phase: string; at: string }[];
   conditions: Condition[];
   recreatedUid?: string;
+  /** The run's target label, which this target (refused) does not carry. */
+  missingLabel?: string;
   watchRestarts: { expired: number; reset: number };
   findings: Finding[];
   /** When and why the namespace was diagnosed. */
@@ -94,6 +97,8 @@ export interface RunReport {
     /** Absent in reports written before the scope existed (= `targets`). */
     scope?: string;
     namespaces: string[];
+    /** The label every target written to must carry (`target-label`); absent when none fenced the run. */
+    targetLabel?: string;
     force: ForcePolicy;
     teardownOrder?: string;
   };

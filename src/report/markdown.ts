@@ -96,7 +96,8 @@ function settingsLine(report: RunReport): string {
     ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`
     : '';
   const parts = [`result <code>${report.result}</code>`, targets.join(' + ')].filter(Boolean);
-  return `<sub>${parts.join(' · ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
+  const fence = s.targetLabel ? ` · target-label <code>${md(s.targetLabel, 120)}</code>` : '';
+  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
 /**

@@ -12,6 +12,7 @@ export const Inputs = {
   teardownOrder: 'teardown-order',
   customResourcesTimeout: 'custom-resources-timeout',
   protectedNamespaces: 'protected-namespaces',
+  targetLabel: 'target-label',
   failOn: 'fail-on',
   force: 'force',
   forceAfter: 'force-after',
@@ -36,6 +37,7 @@ export const Outputs = {
   deleted: 'deleted',
   stuck: 'stuck',
   forced: 'forced',
+  refused: 'refused',
   report: 'report',
 } as const;
 

@@ -19,6 +19,7 @@ import { lostSight, markRecreated, reread } from './last-read.js';
 import {
   applyInspection,
   listedTerminating,
+  refusedReport,
   reportFromWait,
   simpleReport,
   terminatingSince,
@@ -154,7 +155,7 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
  */
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
-  if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
+  if (t.refused !== undefined) return refusedReport(t, t.refused);
   if (t.error !== undefined) {
     logger.warning(`${t.name}: ${t.error}`);
     return simpleReport(t.name, 'error', t.error, t.state);

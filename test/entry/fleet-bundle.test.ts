@@ -187,7 +187,16 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
       const dir = tempDir('nt-contexts-');
       writeFileSync(join(dir, 'config'), config);
       const report = join(dir, 'fleet.json');
-      const args = ['--kubeconfig', join(dir, 'config'), '--namespaces', 'preview-pr-42', '--timeout', '2s'];
+      const args = [
+        '--kubeconfig',
+        join(dir, 'config'),
+        '--namespaces',
+        'preview-pr-42',
+        '--target-label',
+        'preview.example.com/pr',
+        '--timeout',
+        '2s',
+      ];
       const run = await cli([
         ...args,
         '--context',

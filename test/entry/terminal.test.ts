@@ -23,7 +23,7 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
-    const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;
+    const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
     ({ screen, code } = await inTmux(cli, { width, escapes: true }));
   }, 120_000);
   afterAll(() => cluster?.stop());
@@ -71,7 +71,7 @@ maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () =
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
-    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;
+    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
   }, 120_000);
   afterAll(() => cluster?.stop());
 
@@ -110,7 +110,7 @@ maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () =
       const base = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --timeout 3s`;
       const from = made.cluster.requests.length;
       const { screen, code } = await inTmux(
-        `${base} --scope all-terminating --selector preview.example.com/pr`,
+        `${base} --scope all-terminating --selector preview.example.com/pr=7`,
         {
           width: WIDTH,
         },

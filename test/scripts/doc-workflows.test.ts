@@ -1,6 +1,7 @@
 /**
  * The workflows the README and docs/ show are the ones a user pastes: each passes actionlint as written and sets
- * `permissions` (the least it needs), as the repository's own workflows must.
+ * `permissions` (the least it needs), as the repository's own workflows must; each step of the teardown sets its
+ * fence, `target-label`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,24 @@ const FILES = [
 ];
 const WORKFLOWS = FILES.flatMap(workflowsIn);
 
+/** Every step of the teardown action (not the merge) in a YAML block of `file`, whole workflows and snippets. */
+function teardownSteps(file: string): { name: string; with: Record<string, unknown> }[] {
+  const blocks = [...readFileSync(file, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+  const steps: { name: string; with: Record<string, unknown> }[] = [];
+  const visit = (node: unknown, block: number): void => {
+    if (Array.isArray(node)) for (const n of node) visit(n, block);
+    else if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>;
+      if (typeof o.uses === 'string' && /^namespace-teardown\/namespace-teardown@/.test(o.uses))
+        steps.push({ name: `${file} block ${block + 1}`, with: (o.with ?? {}) as Record<string, unknown> });
+      for (const v of Object.values(o)) visit(v, block);
+    }
+  };
+  blocks.forEach((b, i) => visit(parse(b) as unknown, i));
+  return steps;
+}
+const STEPS = FILES.flatMap(teardownSteps);
+
 describe('the workflows in the documentation', () => {
   test('there are some: the first one in the README', () => {
     expect(WORKFLOWS[0]?.name).toBe('README.md #1');
@@ -38,6 +57,11 @@ describe('the workflows in the documentation', () => {
       expect(Object.keys(parse(text) as object)).toContain('permissions');
     },
   );
+
+  test('every documented step of the teardown sets target-label, the fence on its targets', () => {
+    expect(STEPS.length).toBeGreaterThanOrEqual(12);
+    expect(STEPS.filter((s) => typeof s.with['target-label'] !== 'string').map((s) => s.name)).toEqual([]);
+  });
 
   test("the README's first workflow hands Helm and the action one kubeconfig file, through KUBECONFIG", () => {
     const text = WORKFLOWS[0]!.text;

@@ -5,11 +5,12 @@ import { DEFAULT_REPORTS_DIR, readMergeSettings } from '../../src/settings/merge
 import { readSettings } from '../../src/settings/settings.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { actionTables, MERGE_MARKERS, readAction } from '../../scripts/action-table.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const reader =
   (inputs: Record<string, string>) =>
   (name: string): string =>
-    inputs[name] ?? '';
+    ({ ...UNFENCED, ...inputs })[name] ?? '';
 
 /** The ConfigError `fn` throws (the test fails when it throws nothing or something else). */
 function configError(fn: () => unknown): ConfigError {

@@ -20,6 +20,7 @@ import {
   TOKEN,
 } from '../github/helpers.js';
 import { FAST } from '../helpers/harness.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const REPO = '/repos/acme/shop';
 const COMMENT_ID = 9001;
@@ -67,6 +68,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
 
   async function run(context: RunContext, inputs: Record<string, string> = {}): Promise<RunReport> {
     const all: Record<string, string> = {
+      ...UNFENCED,
       namespaces: 'pr-42',
       'github-token': TOKEN,
       'keep-label': 'keep-preview',

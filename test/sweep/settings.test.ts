@@ -1,4 +1,5 @@
 import { readSettings } from '../../src/settings/settings.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const SWEEP = {
   sweep: 'plan',
@@ -9,7 +10,7 @@ const SWEEP = {
 const reader =
   (given: Record<string, string | undefined>) =>
   (name: string): string =>
-    given[name] ?? '';
+    ({ ...UNFENCED, ...given })[name] ?? '';
 
 describe('sweep and PR comment inputs', () => {
   test.each([

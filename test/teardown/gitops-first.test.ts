@@ -15,6 +15,7 @@ import {
   kustomizationBody,
   type GitOpsFlavour,
 } from '../fake-apiserver/index.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const gvr = (f: GitOpsFlavour): { group: string; version: string; resource: string } => ({
   group: GITOPS_TYPES[f].group,
@@ -41,7 +42,13 @@ async function run(
   const kube = createKube(kc);
   const logger = new RecordingLogger();
   try {
-    const all: Record<string, string> = { namespaces: 'pr-5', timeout: '20s', 'fail-on': 'stuck', ...inputs };
+    const all: Record<string, string> = {
+      ...UNFENCED,
+      namespaces: 'pr-5',
+      timeout: '20s',
+      'fail-on': 'stuck',
+      ...inputs,
+    };
     const report = await runEngine(
       readSettings((n) => all[n] ?? ''),
       {
