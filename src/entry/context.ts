@@ -72,7 +72,8 @@ export function readRunContext(env: NodeJS.ProcessEnv): RunContext {
     pullRequest: pullOf(event),
     ...(comment ? { comment } : {}),
     runUrl: runId && repository ? `${serverUrlOf(env)}/${repository}/actions/runs/${runId}` : undefined,
-    serverUrl: serverUrlOf(env),
+    // Outside Actions (the command line at a prompt) no GitHub server is assumed: only one set in the environment.
+    serverUrl: env.GITHUB_ACTIONS === 'true' || env.GITHUB_SERVER_URL ? serverUrlOf(env) : undefined,
     workflow: env.GITHUB_WORKFLOW || undefined,
     job: env.GITHUB_JOB || undefined,
   };

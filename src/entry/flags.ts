@@ -26,7 +26,12 @@ export interface EnvOnly {
 
 /** How each action input is given on the command line. */
 export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
-  [Inputs.namespaces]: { kind: 'list', arg: 'LIST', help: 'namespaces to delete, separated by commas' },
+  [Inputs.namespaces]: {
+    kind: 'list',
+    short: 'n',
+    arg: 'LIST',
+    help: 'namespaces to delete, separated by commas (-n as in kubectl, but each one named is a target)',
+  },
   [Inputs.selector]: {
     kind: 'value',
     short: 'l',
@@ -150,6 +155,10 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
 /** The command line's own flags, after the inputs' in the help. */
 export const CLI_FLAGS = {
   report: { kind: 'value', arg: 'FILE', help: 'write the JSON report there' },
+  'show-labels': {
+    kind: 'switch',
+    help: "a LABELS column, last and whole: each namespace's labels, as kubectl's --show-labels",
+  },
   output: {
     kind: 'value',
     short: 'o',

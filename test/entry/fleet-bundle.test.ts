@@ -190,7 +190,7 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
       const args = [
         '--kubeconfig',
         join(dir, 'config'),
-        '--namespaces',
+        '-n',
         'preview-pr-42',
         '--target-label',
         'preview.example.com/pr',

@@ -23,7 +23,7 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
-    const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
+    const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} -n pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
     ({ screen, code } = await inTmux(cli, { width, escapes: true }));
   }, 120_000);
   afterAll(() => cluster?.stop());
@@ -59,10 +59,24 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
     }
     expect(text).toMatch(/^ks-old +stuck +\d+s +namespace ks-old metadata\.finalizers holds/m);
     expect(text).toMatch(/^pr-9 +gone +\d+m?s/m);
-    // Whose it is, on a line under its row, not among the reasons.
-    expect(text).toMatch(/\n {2}preview\.example\.com\/pr=7\n/);
-    expect(text).not.toMatch(/\(preview\.example\.com\/pr=/);
+    // One line per namespace, its name first: no row of labels under it, as kubectl prints.
+    const head = lines.findIndex((l) => l.startsWith('NAMESPACE '));
+    const end = lines.findIndex((l, i) => i > head && l === '');
+    expect(lines.slice(head + 1, end).map((l) => l.split(/\s+/)[0])).toEqual(['ks-old', 'pr-7', 'pr-9']);
+    expect(text).not.toContain('preview.example.com/pr=');
   });
+
+  test('--help: wrapped to the terminal, no line wider, no word broken', async () => {
+    const help = await inTmux('node dist/cli/index.js --help', { width });
+    const lines = help.screen.split('\n');
+    expect(help.code).toBe(0);
+    expect(lines.filter((l) => cells(l) > width)).toEqual([]);
+    // Wider than 80 columns where the terminal is: the width is the terminal's, not a fixed one.
+    expect(lines.some((l) => cells(l) > 80)).toBe(width > 80);
+    expect(help.screen.replace(/\s+/g, ' ')).toContain(
+      "the label every target must carry to be deleted or forced; one without it is refused (default: --sweep-pr-label; 'none': no fence)",
+    );
+  }, 60_000);
 });
 
 maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () => {
@@ -71,7 +85,7 @@ maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () =
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
-    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
+    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} -n pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
   }, 120_000);
   afterAll(() => cluster?.stop());
 
