@@ -11,6 +11,7 @@ import { compareText } from '../shared/compare.js';
 import { sweepCounts } from './sweep.js';
 import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';
+import { notReadLines } from './not-read.js';
 
 /** How to render: the terminal's width, and whether to colour (a TTY without NO_COLOR; the caller decides). */
 export interface TextOptions {
@@ -208,6 +209,8 @@ export function renderText(report: RunReport, o: TextOptions): string {
     const fix = causes.flatMap((c, i) => ['', ...causeLines(c, i + 1, opts, paint)]);
     blocks.push([paint('bold', 'Fix first'), ...fix]);
   }
+  const unread = notReadLines(report, width, (t) => paint('bold', t));
+  if (unread.length) blocks.push(unread);
   const owners = ownerLines(report, opts);
   if (owners.length) blocks.push(owners);
   const forcing = forcingLines(report, opts);

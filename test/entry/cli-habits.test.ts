@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeCluster, PREVIEW_LABEL } from '../fake-apiserver/index.js';
+import { FakeCluster, kialiStuck, PREVIEW_LABEL } from '../fake-apiserver/index.js';
 import { FAST, runCli } from '../helpers/harness.js';
 import { tempDir } from '../helpers/temp.js';
 import { cells } from '../../src/report/columns.js';
@@ -248,6 +248,28 @@ describe('kubectl habits', () => {
     const report = JSON.parse(run.stdout) as { context: Record<string, unknown> };
     expect(report.context.serverUrl).toBeUndefined();
     expect(run.stdout).not.toContain('github.com');
+  }, 60_000);
+
+  test('what the identity could not read is on stdout, with the verdict it leaves unknown', async () => {
+    const s = kialiStuck({ controller: FAST });
+    cluster = s.cluster;
+    cluster.denyRBAC({ verb: 'list', resource: 'kialis', group: 'kiali.io' });
+    const config = await started(cluster);
+    const run = await runCli([
+      '--kubeconfig',
+      config,
+      '-n',
+      s.namespace,
+      '--target-label',
+      LABEL,
+      '--timeout',
+      '4s',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/Not read/);
+    expect(run.stdout).toContain('list kialis.kiali.io');
+    expect(run.stdout).toMatch(/unknown/);
+    expect(run.stdout).not.toContain('the other findings name the culprits.');
   }, 60_000);
 });
 

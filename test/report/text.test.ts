@@ -152,3 +152,53 @@ describe('the terminal rendering', () => {
     expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
   });
 });
+
+describe('what the identity could not read, on stdout', () => {
+  const generic: Finding = {
+    id: 'controller-conditions',
+    severity: 'warning',
+    cause: 'controller-conditions:remaining',
+    summary: 'Namespace controller on pr-7: remaining: 1 kialis.kiali.io',
+    evidence: [],
+    remedy: { commands: [] },
+    leaked: false,
+    generic: true,
+  };
+  const unknownOwner: Finding = {
+    ...leaked('pr-8'),
+    id: 'finalizer-owner-gone',
+    verdict: 'unknown',
+    summary: 'kiali.io/finalizer on kialis.kiali.io/kiali: whether its controller runs is unknown',
+  };
+  const unread = [{ what: 'list kialis.kiali.io', error: '403 Forbidden: kialis.kiali.io is forbidden' }];
+
+  test('each read that failed, by namespace, and the verdicts it leaves unknown', () => {
+    const text = renderText(
+      report([
+        target('pr-7', { outcome: 'stuck', findings: [generic], unread }),
+        target('pr-8', { outcome: 'stuck', findings: [unknownOwner], unread }),
+      ]),
+      { width: 120, color: false },
+    );
+    const lines = text.split('\n');
+    const at = lines.indexOf('Not read, so unknown to this diagnosis');
+    expect(at).toBeGreaterThan(lines.indexOf('Fix first'));
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      'pr-7: list kialis.kiali.io — 403 Forbidden: kialis.kiali.io is forbidden',
+      '  Unknown: what holds pr-7, and whether anything will release it: no finding names a culprit, only the namespace',
+      "    controller's words say what remains",
+      'pr-8: list kialis.kiali.io — 403 Forbidden: kialis.kiali.io is forbidden',
+    ]);
+    expect(lines[at + 5]).toBe(
+      '  Unknown: kiali.io/finalizer on kialis.kiali.io/kiali: whether its controller runs is unknown',
+    );
+  });
+
+  test('everything read: no such block', () => {
+    const text = renderText(report([target('pr-7', { outcome: 'stuck', findings: [generic] })]), {
+      width: 120,
+      color: false,
+    });
+    expect(text).not.toContain('Not read');
+  });
+});
