@@ -7,5 +7,5 @@ import type { NamespaceState } from '../model/cluster.js';
  */
 export function fenceRefusal(label: string | undefined, state: NamespaceState): string | undefined {
   if (label === undefined || Object.hasOwn(state.labels ?? {}, label)) return undefined;
-  return `without the label ${label} (target-label), not a preview namespace: refused, not touched`;
+  return `no label ${label} (target-label): not a preview namespace, not touched`;
 }

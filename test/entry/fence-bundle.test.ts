@@ -35,14 +35,12 @@ describe('the action fences its targets', () => {
     ).toEqual([]);
     const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error'));
     expect(errors).toEqual([
-      `::error title=Namespace team-a refused::without the label ${LABEL} (target-label), not a preview namespace: refused, not touched`,
+      `::error title=Namespace team-a refused::no label ${LABEL} (target-label): not a preview namespace, not touched`,
       `::error::Namespace teardown failed: namespace(s) without the target label ${LABEL} refused, not touched: team-a`,
     ]);
     expect(run.outputs).toMatchObject({ refused: '["team-a"]', deleted: '["preview-42"]', stuck: '[]' });
     expect(run.summary).toContain('## ❌ Namespace teardown: 1 refused, 1 gone of 2 namespaces');
-    expect(run.summary).toMatch(
-      /^\| team-a \| <code>team=a<\/code> \| ⛔ refused, not touched \| without the label/m,
-    );
+    expect(run.summary).toMatch(/^\| team-a \| <code>team=a<\/code> \| ⛔ refused, not touched \| no label/m);
     expect(run.report?.targets.find((t) => t.name === 'team-a')).toMatchObject({
       outcome: 'refused',
       missingLabel: LABEL,

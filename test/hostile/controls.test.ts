@@ -116,7 +116,16 @@ describe('the CLI: stderr, and text, markdown and JSON on stdout', () => {
     const { kubeconfig } = await cluster.start();
     dir = tempDir('nt-controls-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
-    args = ['--kubeconfig', join(dir, 'config'), '--namespaces', made.namespace, '--timeout', '4s'];
+    args = [
+      '--kubeconfig',
+      join(dir, 'config'),
+      '--namespaces',
+      made.namespace,
+      '--target-label',
+      'none',
+      '--timeout',
+      '4s',
+    ];
   });
   afterAll(() => cluster.stop());
 

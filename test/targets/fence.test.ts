@@ -54,9 +54,7 @@ describe('the fence on targets, over HTTPS', () => {
       expect(c.namespace(plain)).toBeDefined();
       const t = report.targets.find((x) => x.name === plain)!;
       expect(t.missingLabel).toBe(LABEL);
-      expect(t.note).toBe(
-        `without the label ${LABEL} (target-label), not a preview namespace: refused, not touched`,
-      );
+      expect(t.note).toBe(`no label ${LABEL} (target-label): not a preview namespace, not touched`);
       expect(report.settings.targetLabel).toBe(LABEL);
       expect(report.failures).toEqual([
         `namespace(s) without the target label ${LABEL} refused, not touched: ${plain}`,
@@ -64,13 +62,11 @@ describe('the fence on targets, over HTTPS', () => {
       // Where a person reads it: the summary, the outputs, the text at a prompt.
       const summary = unescaped(renderSummary(report));
       expect(summary).toContain(`**The check fails:** namespace(s) without the target label ${LABEL}`);
-      expect(summary).toMatch(
-        new RegExp(`\\| ${plain} \\| .* \\| ⛔ refused, not touched \\| without the label`),
-      );
+      expect(summary).toMatch(new RegExp(`\\| ${plain} \\| .* \\| ⛔ refused, not touched \\| no label`));
       expect(summary).toContain(`target-label <code>${LABEL}</code>`);
       expect(outputsOf(report, '').refused).toBe(JSON.stringify([plain]));
       expect(renderText(report, { width: 120, color: false })).toMatch(
-        new RegExp(`^${plain} +refused +without the label ${LABEL.replace(/\./g, '\\.')}`, 'm'),
+        new RegExp(`^${plain} +refused +no label ${LABEL.replace(/\./g, '\\.')}`, 'm'),
       );
     },
     60_000,
