@@ -32,8 +32,8 @@ const file = join(dir, 'kubeconfig');
 writeFileSync(file, kubeconfig, { mode: 0o600 });
 
 console.log(`Fake cluster at ${url} (context "fake"): preview-web, preview-api and preview-mesh, labelled
-${SELECTOR}; preview-mesh holds a Kiali resource whose finalizer no controller will remove. team-checkout is a
-team's namespace, not a preview.
+${SELECTOR}; preview-mesh holds a Kiali resource whose finalizer no controller will remove.
+team-checkout is a team's namespace, not a preview.
 
 In another terminal:
 

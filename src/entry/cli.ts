@@ -15,7 +15,7 @@ import type { RunContext } from '../model/run.js';
 import { lazyGitHub, runOnCluster } from './engine.js';
 import { CLI_NAMING } from './flags.js';
 import { parseFlags, type FlagValues } from './parse-flags.js';
-import { EXIT, exitStatus, helpText } from './help.js';
+import { EXIT, exitStatus, helpText, wrapIndented } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { chooseOutput, renderOutput, terminalWidth, type OutputChoice } from './output.js';
 import { cancelOnSignals } from './signals.js';
@@ -159,9 +159,11 @@ export async function cli(argv: string[]): Promise<number> {
       process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
       return EXIT.failed;
     }
-    // One problem a line, as the flags were given.
-    const lines = error.message.split('\n').map((l) => safeLog(l));
-    process.stderr.write(`namespace-teardown: ${lines.join('\n')}\nSee namespace-teardown --help.\n`);
+    // One problem a line, as the flags were given; on a terminal each wrapped to its width, never mid-word.
+    const text = `namespace-teardown: ${error.message}\nSee namespace-teardown --help.`;
+    const lines = text.split('\n').map((l) => safeLog(l));
+    const width = process.stderr.isTTY ? process.stderr.columns : undefined;
+    process.stderr.write(`${(width ? lines.flatMap((l) => wrapIndented(l, width)) : lines).join('\n')}\n`);
     return EXIT.badInput;
   } finally {
     status?.done();

@@ -58,6 +58,12 @@ function usage(lines: string[], lead: string, width: number): string[] {
   return lines.flatMap((line, i) => usageLine(line, width, i === 0 ? lead : ' '.repeat(cells(lead))));
 }
 
+/** One line of a message wrapped within `width`, its continuations under its text (after `  - ` for a list item). */
+export function wrapIndented(line: string, width: number): string[] {
+  const lead = /^\s*(?:- )?/.exec(line)![0];
+  return hanging(line.slice(lead.length), Math.max(MIN_WIDTH, width), lead, cells(lead));
+}
+
 /** The blocks as lines no wider than `width` (at least 40), an empty line between blocks. */
 export function layoutHelp(blocks: HelpBlock[], width: number): string {
   const w = Math.max(MIN_WIDTH, Math.floor(width));

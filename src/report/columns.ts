@@ -91,9 +91,11 @@ export function table(
   );
   const gaps = 2 * (n - 1);
   const firstCap = Math.max(6, Math.floor((width - gaps) / 3));
-  const widths = natural.map((w, i) => (i < n - 1 ? Math.min(w, firstCap) : w));
-  const used = widths.slice(0, -1).reduce((a, b) => a + b, 0) + gaps;
-  widths[n - 1] = Math.max(1, Math.min(natural[n - 1]!, width - used));
+  // The column that takes what is left: the last, or with `lastWhole` the one before it (the last keeps its width).
+  const flex = opts.oneLine && opts.lastWhole && n > 1 ? n - 2 : n - 1;
+  const widths = natural.map((w, i) => (i < flex ? Math.min(w, firstCap) : w));
+  const used = widths.reduce((a, b, i) => (i === flex ? a : a + b), 0) + gaps;
+  widths[flex] = Math.max(flex === n - 1 ? 1 : 3, Math.min(natural[flex]!, width - used));
   const out: string[] = [];
   all.forEach((row, r) => {
     const wrapped = widths.map((w, i) => {

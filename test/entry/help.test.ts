@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EXIT_STATUS, exitStatus, helpText } from '../../src/entry/help.js';
+import { EXIT_STATUS, exitStatus, helpText, wrapIndented } from '../../src/entry/help.js';
 import { mergeHelp } from '../../src/entry/cli-merge.js';
 import { allFlags } from '../../src/entry/flags.js';
 import { cells } from '../../src/report/columns.js';
@@ -39,6 +39,18 @@ describe('--help, laid out for the terminal', () => {
     expect(lines).toContain(
       '       namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [flags]',
     );
+  });
+});
+
+describe('a message on a terminal', () => {
+  test.each([40, 80, 120])('%i columns: wrapped at words, a list item continued under its text', (width) => {
+    const item =
+      '  - --target-label is empty, and so is --sweep-pr-label: nothing tells a preview namespace from any other, and this run deletes its targets.';
+    const lines = wrapIndented(item, width);
+    expect(lines.filter((l) => cells(l) > width)).toEqual([]);
+    expect(lines[0]!.startsWith('  - --target-label')).toBe(true);
+    for (const l of lines.slice(1)) expect(l).toMatch(/^ {4}\S/);
+    expect(collapsed(lines.join(' '))).toBe(collapsed(item));
   });
 });
 

@@ -20,9 +20,11 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
   let cluster: FakeCluster;
   let screen: string;
   let code: number;
+  let kubeconfigFile: string;
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
+    kubeconfigFile = made.kubeconfigFile;
     const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} -n pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
     ({ screen, code } = await inTmux(cli, { width, escapes: true }));
   }, 120_000);
@@ -65,6 +67,17 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
     expect(lines.slice(head + 1, end).map((l) => l.split(/\s+/)[0])).toEqual(['ks-old', 'pr-7', 'pr-9']);
     expect(text).not.toContain('preview.example.com/pr=');
   });
+
+  test('bad input on a terminal: the refusal wrapped to its width, never mid-word; the cluster never called', async () => {
+    const from = cluster.requests.length;
+    const run = await inTmux(`node dist/cli/index.js --kubeconfig ${kubeconfigFile} -n pr-9`, { width });
+    expect(run.code).toBe(2);
+    const lines = run.screen.split('\n').filter(Boolean);
+    expect(lines.filter((l) => cells(l) > width)).toEqual([]);
+    expect(lines[0]).toMatch(/^namespace-teardown: --target-label is empty, and so is --sweep-pr-label/);
+    expect(run.screen.replace(/\s+/g, ' ')).toContain('say so: --target-label none.');
+    expect(cluster.requests.length).toBe(from);
+  }, 60_000);
 
   test('--help: wrapped to the terminal, no line wider, no word broken', async () => {
     const help = await inTmux('node dist/cli/index.js --help', { width });
