@@ -125,7 +125,12 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
   [Inputs.commentCommand]: {
     kind: 'value',
     arg: 'WORD',
-    help: 'on an issue_comment event, the word that asks for the teardown (default /teardown)',
+    help: 'on a comment event, the word that asks for the teardown (default /teardown)',
+  },
+  [Inputs.allowEvents]: {
+    kind: 'list',
+    arg: 'EVENTS',
+    help: "in a workflow, events besides the lifecycle's (e.g. push) on which the targets are deleted as given",
   },
   [Inputs.gitopsOwners]: {
     kind: 'value',
