@@ -135,7 +135,7 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
   [Inputs.gitopsOwners]: {
     kind: 'value',
     arg: 'POLICY',
-    help: 'report (default) | suspend | delete: a Flux or Argo CD owner of a target goes first',
+    help: 'report (default) | suspend | delete | delete-or-suspend: a Flux or Argo CD owner of a target goes first',
   },
   [Inputs.prComment]: {
     kind: 'switch',

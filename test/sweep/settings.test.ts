@@ -177,7 +177,7 @@ describe('lifecycle inputs', () => {
       name: 'unknown gitops-owners word',
       given: { namespaces: 'a', 'gitops-owners': 'remove' },
       input: 'gitops-owners',
-      message: /^Input "gitops-owners" is "remove"; allowed: report, suspend, delete\.$/,
+      message: /^Input "gitops-owners" is "remove"; allowed: report, suspend, delete, delete-or-suspend\.$/,
     },
     {
       name: 'max-age not a duration',
