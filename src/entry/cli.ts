@@ -22,6 +22,7 @@ import { cancelOnSignals } from './signals.js';
 import { createStatus, type Status } from './status.js';
 import { contextsOf, runContexts } from './cli-fleet.js';
 import { mergeCommand } from './cli-merge.js';
+import { rbacCommand } from './cli-rbac.js';
 
 /** The exit status of a run stopped by a signal, as shells report it: 128 + the signal's number. */
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -95,6 +96,7 @@ export async function cli(argv: string[]): Promise<number> {
   let status: Status | undefined;
   try {
     if (argv[0] === 'merge') return await mergeCommand(argv.slice(1));
+    if (argv[0] === 'rbac') return await rbacCommand(argv.slice(1));
     const problems = new Problems();
     const values = parseFlags(argv, problems);
     if (values.help) {

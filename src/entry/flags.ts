@@ -135,12 +135,17 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
   [Inputs.commentCommand]: {
     kind: 'value',
     arg: 'WORD',
-    help: 'on an issue_comment event, the word that asks for the teardown (default /teardown)',
+    help: 'on a comment event, the word that asks for the teardown (default /teardown)',
+  },
+  [Inputs.allowEvents]: {
+    kind: 'list',
+    arg: 'EVENTS',
+    help: "in a workflow, events besides the lifecycle's (e.g. push) on which the targets are deleted as given",
   },
   [Inputs.gitopsOwners]: {
     kind: 'value',
     arg: 'POLICY',
-    help: 'report (default) | suspend | delete: a Flux or Argo CD owner of a target goes first',
+    help: 'report (default) | suspend | delete | delete-or-suspend: a Flux or Argo CD owner of a target goes first',
   },
   [Inputs.prComment]: {
     kind: 'switch',

@@ -129,7 +129,9 @@ export interface RunContext {
   serverUrl?: string;
   workflow?: string;
   job?: string;
-  /** The comment of an `issue_comment` event: who wrote it, where, and its first word. */
+  /** The event that started the run (`GITHUB_EVENT_NAME`); absent outside a workflow. The lifecycle gate reads it. */
+  event?: RunEvent;
+  /** The comment of a comment event (`issue_comment`, a review comment or a review): who wrote it, where, its first word. */
   comment?: CommentEvent;
   /** Which cluster: its name, the kubeconfig context (when it has one) and the API server's host, never credentials. */
   cluster?: ClusterIdentity;
@@ -143,10 +145,30 @@ export interface ClusterIdentity {
   server?: string;
 }
 
-/** An `issue_comment` event as the run needs it (never the comment's whole text). */
+/** The event a run was started by, as the runner names it, and what of its payload could not be read. */
+export interface RunEvent {
+  /** `pull_request`, `issue_comment`, `schedule`… */
+  name: string;
+  /** The payload's `action` (`closed`, `created`…), when it has one. */
+  action?: string;
+  /** Why the payload cannot be read as that event (a field missing or of the wrong type): the gate deletes nothing. */
+  problem?: string;
+}
+
+/** The events a comment asking for a teardown can come in: each needs its author's write access. */
+export const COMMENT_EVENTS = [
+  'issue_comment',
+  'pull_request_review_comment',
+  'pull_request_review',
+] as const;
+export type CommentKind = (typeof COMMENT_EVENTS)[number];
+
+/** A comment event as the run needs it (never the comment's whole text). */
 export interface CommentEvent {
+  /** The event it came in: where its reactions go (a review has none). */
+  kind: CommentKind;
   id: number;
-  /** `created`, `edited` or `deleted`. */
+  /** `created`, `edited` or `deleted` (`submitted`, `edited` or `dismissed` for a review). */
   action: string;
   login: string;
   /** `User`, `Bot` or `Organization`, as GitHub records the author. */

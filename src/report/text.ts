@@ -1,6 +1,6 @@
 /** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
 import { styleText } from 'node:util';
-import { resultText } from '../force/index.js';
+import { resultText, whoPutBack } from '../force/index.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
@@ -183,9 +183,18 @@ function forcingLines(report: RunReport, o: TextOptions): string[] {
   const lines: string[] = [];
   for (const t of report.targets)
     for (const a of t.force?.audit ?? []) {
-      const removed = a.before.filter((f) => !a.after.includes(f));
+      // What the step removed, as the answer shows it; what it set out to remove when the answer shows it kept.
+      const kept = a.result === 'not-removed';
+      const removed = kept ? a.allowed.map((r) => r.finalizer) : a.before.filter((f) => !a.after.includes(f));
       const what = a.field === 'pod' ? 'pod deleted' : `${a.field} −${removed.join(' −')}`;
       lines.push(...wrap(`${t.name}: ${a.object} ${what} · ${resultText(a)}`, o.width));
+      if (a.result === 'not-removed' && a.putBack)
+        lines.push(
+          ...wrap(
+            `${whoPutBack(a.putBack)}; fix that, not the finalizer: ${a.putBack.remedy}`,
+            o.width - 3,
+          ).map((l) => `${INDENT}${l}`),
+        );
     }
   return lines.length ? ['Forcing', ...lines] : [];
 }

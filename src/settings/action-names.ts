@@ -27,6 +27,7 @@ export const Inputs = {
   keepLabel: 'keep-label',
   maxAge: 'max-age',
   commentCommand: 'comment-command',
+  allowEvents: 'allow-events',
   gitopsOwners: 'gitops-owners',
   prComment: 'pr-comment',
   githubToken: 'github-token',

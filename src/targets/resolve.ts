@@ -143,6 +143,12 @@ export async function requestDeletion(
   try {
     const result = await kube.deleteNamespace(target.name, { uid: target.uid });
     if (result === 'gone') return { outcome: 'already-gone', note: 'gone before the delete request arrived' };
+    // Deleting only when the answer shows it: removed at once, or marked with a deletionTimestamp.
+    if (!result.removed && result.answer.meta.deletionTimestamp === undefined)
+      return {
+        outcome: 'error',
+        note: 'the delete request was answered, but the answer shows the namespace not being deleted (no deletionTimestamp)',
+      };
   } catch (error) {
     // Refused before it was sent (the write guard), or by the server's UID precondition.
     const refused = error instanceof UnverifiedWrite ? error.because : undefined;

@@ -1,5 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import {
+  compareFindings,
   diagnose,
   sightOf,
   takeSnapshot,
@@ -9,7 +10,7 @@ import {
 } from '../diagnosis/index.js';
 import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
-import { decide, executePlan } from '../force/index.js';
+import { cameBack, decide, executePlan, withPutBack } from '../force/index.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
@@ -121,7 +122,10 @@ export class Inspector {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const { findings, leftovers, scan, sight, unread } = await diagnoseNow(this.deps, ns, this.sight);
+      const seen = await diagnoseNow(this.deps, ns, this.sight);
+      const { leftovers, scan, sight, unread } = seen;
+      // What forced writes found put back is read from their answers, not from the snapshot.
+      const findings = withPutBack(seen.findings, this.result.audit, ns.name).sort(compareFindings);
       this.leftovers = leftovers;
       this.sight = sight;
       this.logUnread(ns.name, unread);
@@ -157,8 +161,10 @@ export class Inspector {
   /** Decide and, in mode `on`, execute the forced changes; dry-run records the plan only. */
   async force(ns: NamespaceState): Promise<void> {
     const { force, logger, clock, kube } = this.deps;
+    await this.readBack(ns);
     const findings = await this.diagnose(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
-    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers);
+    const earlier = this.result.audit;
+    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers, earlier);
     this.result.plan = plan;
     this.result.plans.push(plan);
     logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision}, ${plan.steps.length} step(s)`);
@@ -168,9 +174,24 @@ export class Inspector {
       logger,
       clock,
       expectedUid: ns.uid,
+      namespaceLabels: ns.labels,
     });
     this.result.audit.push(...audit);
     if (audit.some((a) => a.writes > 0)) this.result.forcedWrites = true;
+  }
+
+  /** A /finalize an earlier pass saw done whose spec.finalizers are back: recorded as put back, not written again. */
+  private async readBack(ns: NamespaceState): Promise<void> {
+    const at = new Date(this.deps.clock.now()).toISOString();
+    try {
+      const back = await cameBack(this.deps.kube, ns, this.result.audit, at);
+      if (!back) return;
+      this.result.audit.push(back);
+      if (back.result === 'not-removed')
+        this.deps.logger.warning(`${ns.name}: ${back.object} ${back.field}: ${back.why}`);
+    } catch (error) {
+      this.deps.logger.warning(`${ns.name}: reading it back after /finalize failed: ${messageOf(error)}`);
+    }
   }
 
   /** Sleep until `at` or the end of the wait; true when `at` was reached. */

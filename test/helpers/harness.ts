@@ -193,7 +193,8 @@ export function runBundle(
     const child = execFile(
       process.execPath,
       [opts.entry ?? 'dist/index.js'],
-      { env, timeout: opts.timeoutMs ?? 60_000 },
+      // A run may log much (10,000 lines and more): its whole output is read, never cut.
+      { env, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const ms = Date.now() - started;
         const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));

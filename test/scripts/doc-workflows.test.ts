@@ -1,12 +1,13 @@
 /**
- * The workflows the README and docs/ show are the ones a user pastes: each passes actionlint as written and sets
- * `permissions` (the least it needs), as the repository's own workflows must; each step of the teardown sets its
- * fence, `target-label`.
+ * The workflows the README and docs/ show are the ones a user pastes: each passes actionlint as written, sets
+ * `permissions` (the least it needs), and passes outputs and event text to scripts only through `env:`, as the
+ * repository's own workflows must; each step of the teardown sets its fence, `target-label`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { actionlint } from '../../scripts/actionlint.js';
+import { runExpressionProblems } from '../../scripts/workflow-lint.js';
 
 /** Every fenced YAML block of `file` that is a whole workflow (it has `on:` and `jobs:`). */
 function workflowsIn(file: string): { name: string; text: string }[] {
@@ -61,6 +62,30 @@ describe('the workflows in the documentation', () => {
   test('every documented step of the teardown sets target-label, the fence on its targets', () => {
     expect(STEPS.length).toBeGreaterThanOrEqual(12);
     expect(STEPS.filter((s) => typeof s.with['target-label'] !== 'string').map((s) => s.name)).toEqual([]);
+  });
+
+  test.each(WORKFLOWS.map((w) => [w.name, w.text]))('%s has no ${{ }} inside run:', (name, text) => {
+    expect(runExpressionProblems(name, text).map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([]);
+  });
+
+  test.each(['action.yml', 'merge/action.yml'])('%s has no ${{ }} inside a run: of its own', (file) => {
+    expect(runExpressionProblems(file, readFileSync(file, 'utf8'))).toEqual([]);
+  });
+
+  test("the merge step the docs showed, `echo '${{ steps.merge.outputs.clusters }}' | jq .`, is refused", () => {
+    const planted = WORKFLOWS.find((w) => w.text.includes('steps.merge.outputs.clusters'))!.text.replace(
+      /printf '%s\\n' "\$CLUSTERS" \| jq \./,
+      "echo '${{ steps.merge.outputs.clusters }}' | jq .",
+    );
+    expect(planted).toContain("echo '${{ steps.merge.outputs.clusters }}'");
+    expect(runExpressionProblems('docs/fleet.md', planted)).toEqual([
+      expect.objectContaining({
+        kind: 'run-expression',
+        message: expect.stringMatching(
+          /^\$\{\{ steps\.merge\.outputs\.clusters \}\} inside run: pass it through env:/,
+        ),
+      }),
+    ]);
   });
 
   test("the README's first workflow hands Helm and the action one kubeconfig file, through KUBECONFIG", () => {

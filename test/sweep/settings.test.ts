@@ -132,13 +132,31 @@ describe('lifecycle inputs', () => {
         keepLabel: 'keep-preview',
         maxAgeMs: undefined,
         command: '/teardown',
+        allowEvents: [],
         gitopsOwners: 'report',
       },
     },
     {
       name: 'keep-label empty: no label keeps',
       given: { namespaces: 'a' },
-      expect: { keepLabel: undefined, maxAgeMs: undefined, command: '/teardown', gitopsOwners: 'report' },
+      expect: {
+        keepLabel: undefined,
+        maxAgeMs: undefined,
+        command: '/teardown',
+        allowEvents: [],
+        gitopsOwners: 'report',
+      },
+    },
+    {
+      name: 'allow-events: names separated by commas, spaces or lines, each once',
+      given: { namespaces: 'a', 'allow-events': 'push, pull_request\nworkflow_run push' },
+      expect: {
+        keepLabel: undefined,
+        maxAgeMs: undefined,
+        command: '/teardown',
+        allowEvents: ['push', 'pull_request', 'workflow_run'],
+        gitopsOwners: 'report',
+      },
     },
     {
       name: 'max-age in days, with the sweep',
@@ -147,6 +165,7 @@ describe('lifecycle inputs', () => {
         keepLabel: undefined,
         maxAgeMs: 7 * 86_400_000,
         command: '/preview-down',
+        allowEvents: [],
         gitopsOwners: 'delete',
       },
     },
@@ -159,7 +178,7 @@ describe('lifecycle inputs', () => {
       name: 'unknown gitops-owners word',
       given: { namespaces: 'a', 'gitops-owners': 'remove' },
       input: 'gitops-owners',
-      message: /^Input "gitops-owners" is "remove"; allowed: report, suspend, delete\.$/,
+      message: /^Input "gitops-owners" is "remove"; allowed: report, suspend, delete, delete-or-suspend\.$/,
     },
     {
       name: 'max-age not a duration',
@@ -184,6 +203,20 @@ describe('lifecycle inputs', () => {
       given: { namespaces: 'a', 'comment-command': 'teardown' },
       input: 'comment-command',
       message: /^Input "comment-command" is "teardown"; allowed: a slash and a lower-case word/,
+    },
+    {
+      name: 'allow-events naming a comment event',
+      given: { namespaces: 'a', 'allow-events': 'push, pull_request_review_comment' },
+      input: 'allow-events',
+      message:
+        /^Input "allow-events" names "pull_request_review_comment"; allowed: GitHub event names, e\.g\. push, but no comment event: a comment always needs its author's write access/,
+    },
+    {
+      name: 'allow-events not an event name',
+      given: { namespaces: 'a', 'allow-events': 'Push;rm' },
+      input: 'allow-events',
+      message:
+        /^Input "allow-events" names "Push;rm"; allowed: GitHub event names, e\.g\. push, separated by commas or spaces\.$/,
     },
   ])('$name', ({ given, input, message }) => {
     expect(() => readSettings(reader(given))).toThrow(
