@@ -95,7 +95,7 @@ function goneTable(fleet: FleetReport, b: Budget): void {
 /** The reports that could not be used, and what is worth a line. */
 function problemsBlock(fleet: FleetReport, b: Budget): void {
   if (fleet.problems.length) {
-    b.add(`### ⚠️ Reports not used (${fleet.problems.length})`);
+    b.add(`### ⚠️ Reports not used (${fleet.problems.length.toLocaleString('en-US')})`);
     b.table(
       'rows of the table of reports not used',
       ['| Report | Cluster | Problem |', '| --- | --- | --- |'],

@@ -15,7 +15,7 @@ import { waitSentence } from './wait-words.js';
 export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
   error: { rank: -1, words: 'error' },
   stuck: { rank: 0, words: 'stuck' },
-  refused: { rank: 1, words: 'refused (protected)' },
+  refused: { rank: 1, words: 'refused' },
   active: { rank: 2, words: 'not deleted' },
   forced: { rank: 3, words: 'forced' },
   recreated: { rank: 4, words: 'recreated' },

@@ -103,7 +103,8 @@ function settingsLine(report: RunReport): string {
     : '';
   const parts = [`result <code>${report.result}</code>`, targets.join(' + ')].filter(Boolean);
   const wait = s.wait ? ` · wait ${s.wait}` : '';
-  return `<sub>${parts.join(' · ')} · delete ${s.delete} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
+  const fence = s.targetLabel ? ` · target-label <code>${md(s.targetLabel, 120)}</code>` : '';
+  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { readScope, type Scope } from './scope.js';
 import { readClusterName } from './cluster-name.js';
+import { readTargetLabel } from './target-label.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -57,6 +58,11 @@ export interface Settings {
   readonly customResourcesTimeoutMs: number;
   /** Built-in names plus the user's names and globs. */
   readonly protectedPatterns: readonly string[];
+  /**
+   * The label a target must carry for the run to write to it (`target-label`, else `sweep-pr-label`): one without it
+   * is refused before any write. Undefined for `target-label: none`, or a run that writes nothing.
+   */
+  readonly targetLabel: string | undefined;
   readonly failOn: FailOn;
   readonly force: ForcePolicy;
   /** Not errors, but worth a line in the log (e.g. force on with nothing allowed). */
@@ -151,6 +157,9 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
   );
   const timeoutMs = p.take(() => readDuration(read, Inputs.timeout, '5m', false, n), 300_000);
   const forced = p.take(() => readForce(read, timeoutMs, n), undefined);
+  // Already Terminating: there is nothing to delete, and nothing new may be.
+  const deletes = scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true);
+  const writes = { deletes, forces: forced?.policy.mode === 'on', sweeps: sweep !== undefined };
   const settings: Settings = {
     namespaces,
     selector,
@@ -158,13 +167,13 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
     clusterName: p.take(() => readClusterName(read(Inputs.clusterName), Inputs.clusterName, n), undefined),
-    // Already Terminating: there is nothing to delete, and nothing new may be.
-    delete: scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true),
+    delete: deletes,
     timeoutMs,
     wait: p.take(() => readChoice(read, Inputs.wait, WAIT_MODES, n), 'settled'),
     teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),
     customResourcesTimeoutMs: p.take(() => readCustomResourcesTimeout(read, timeoutMs, n), 0),
     protectedPatterns: p.take(() => readProtected(read, n), [...BUILT_IN_PROTECTED]),
+    targetLabel: p.take(() => readTargetLabel(read, writes, n), undefined),
     failOn: p.take(() => readFailOn(read, n), 'leaked'),
     force: forced?.policy ?? OFF,
     warnings: forced?.warnings ?? [],

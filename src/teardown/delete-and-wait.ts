@@ -15,7 +15,7 @@ import { ownersFirst } from './gitops-first.js';
 import type { OwnerAction } from '../model/lifecycle.js';
 import { checkOwners } from './owners.js';
 import { markRecreated } from './last-read.js';
-import { simpleReport } from './target-report.js';
+import { refusedReport, simpleReport } from './target-report.js';
 import { waitAndInspect, type WaitCtx } from './target-wait.js';
 import { checkOutlived } from './outlives.js';
 
@@ -81,7 +81,7 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
  */
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
-  if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
+  if (t.refused !== undefined) return refusedReport(t, t.refused);
   if (t.error !== undefined) {
     logger.warning(`${t.name}: ${t.error}`);
     return simpleReport(t.name, 'error', t.error, t.state);

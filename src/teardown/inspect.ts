@@ -1,5 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import {
+  compareFindings,
   diagnose,
   sightOf,
   takeSnapshot,
@@ -9,7 +10,7 @@ import {
 } from '../diagnosis/index.js';
 import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
-import { decide, executePlan } from '../force/index.js';
+import { cameBack, decide, executePlan, withPutBack } from '../force/index.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
@@ -145,6 +146,7 @@ export class Inspector {
         leftovers: this.leftovers,
         over: this.forcingOver,
         forceAt: this.forceAt,
+        earlier: this.result.audit,
       });
       return settledness(ns, findings, now, forcing);
     });
@@ -154,7 +156,8 @@ export class Inspector {
   planAtSettle(ns: NamespaceState): void {
     const { force, clock, logger, isProtected } = this.deps;
     if (this.result.plan !== undefined) return;
-    const plan = settledPlan(force, ns, this.result.findings, clock.now(), isProtected, this.leftovers);
+    const { findings, audit } = this.result;
+    const plan = settledPlan(force, ns, findings, clock.now(), isProtected, this.leftovers, audit);
     if (!plan) return;
     this.result.plan = plan;
     this.result.plans.push(plan);
@@ -170,7 +173,10 @@ export class Inspector {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const { findings, leftovers, scan, sight, unread } = await diagnoseNow(this.deps, ns, this.sight);
+      const seen = await diagnoseNow(this.deps, ns, this.sight);
+      const { leftovers, scan, sight, unread } = seen;
+      // What forced writes found put back is read from their answers, not from the snapshot.
+      const findings = withPutBack(seen.findings, this.result.audit, ns.name).sort(compareFindings);
       this.leftovers = leftovers;
       this.sight = sight;
       this.logUnread(ns.name, unread);
@@ -211,9 +217,11 @@ export class Inspector {
 
   private async forceNow(ns: NamespaceState): Promise<void> {
     const { force, logger, clock, kube } = this.deps;
+    await this.readBack(ns);
     await this.diagnoseNow(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
     const findings = this.result.findings;
-    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers);
+    const earlier = this.result.audit;
+    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers, earlier);
     this.result.plan = plan;
     this.result.plans.push(plan);
     logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision}, ${plan.steps.length} step(s)`);
@@ -223,9 +231,24 @@ export class Inspector {
       logger,
       clock,
       expectedUid: ns.uid,
+      namespaceLabels: ns.labels,
     });
     this.result.audit.push(...audit);
     if (audit.some((a) => a.writes > 0)) this.result.forcedWrites = true;
+  }
+
+  /** A /finalize an earlier pass saw done whose spec.finalizers are back: recorded as put back, not written again. */
+  private async readBack(ns: NamespaceState): Promise<void> {
+    const at = new Date(this.deps.clock.now()).toISOString();
+    try {
+      const back = await cameBack(this.deps.kube, ns, this.result.audit, at);
+      if (!back) return;
+      this.result.audit.push(back);
+      if (back.result === 'not-removed')
+        this.deps.logger.warning(`${ns.name}: ${back.object} ${back.field}: ${back.why}`);
+    } catch (error) {
+      this.deps.logger.warning(`${ns.name}: reading it back after /finalize failed: ${messageOf(error)}`);
+    }
   }
 
   /** Sleep until `at` or the end of the wait; true when `at` was reached. */

@@ -46,10 +46,16 @@ export function failuresOf(
   const back = targets.filter((t) => t.findings.some(recreatesIt)).map((t) => t.name);
   if (back.length)
     failures.push(`${back.length} namespace(s) will be recreated by a live owner: ${back.join(', ')}`);
-  const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
+  const refused = targets.filter((t) => t.outcome === 'refused');
+  const guarded = refused.filter((t) => t.missingLabel === undefined).map((t) => t.name);
   // Only the selector or the sweep can pick a protected namespace (a protected name given as input is refused).
   const picked = settings.sweep ? 'were chosen by the sweep' : 'matched the selector';
-  if (refused.length) failures.push(`protected namespace(s) ${picked}: ${refused.join(', ')}`);
+  if (guarded.length) failures.push(`protected namespace(s) ${picked}: ${guarded.join(', ')}`);
+  const fenced = refused.filter((t) => t.missingLabel !== undefined);
+  if (fenced.length)
+    failures.push(
+      `namespace(s) without the target label ${fenced[0]!.missingLabel} refused, not touched: ${fenced.map((t) => t.name).join(', ')}`,
+    );
   if (settings.failOn === 'leaked') {
     const broken = targets.flatMap((t) =>
       t.findings.filter((f) => f.id === 'still-broken').map((f) => f.basis?.[0] ?? f.cause),
@@ -216,6 +222,7 @@ function settingsOf(settings: Settings): RunReport['settings'] {
     selector: settings.selector,
     scope: settings.scope,
     namespaces: [...settings.namespaces],
+    ...(settings.targetLabel !== undefined ? { targetLabel: settings.targetLabel } : {}),
     force: settings.force,
     teardownOrder: settings.teardownOrder,
     wait: settings.wait,

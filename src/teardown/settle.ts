@@ -5,7 +5,7 @@
  */
 import type { NamespaceState } from '../model/cluster.js';
 import type { Finding, Leftover, Verdict } from '../model/findings.js';
-import type { ForcePolicy, Plan } from '../model/force.js';
+import type { AuditEntry, ForcePolicy, Plan } from '../model/force.js';
 import type { RuleId } from '../diagnosis/index.js';
 import { decide, NODE_LOST_AFTER_MS } from '../force/index.js';
 import { formatDuration } from '../shared/duration.js';
@@ -132,6 +132,8 @@ export interface ForcingInputs {
   over: boolean;
   /** When force-after is reached (epoch ms; Infinity when force is off). */
   forceAt: number;
+  /** The forced writes of this run so far: a removal the server's answer showed put back is not planned again. */
+  earlier: readonly AuditEntry[];
 }
 
 /**
@@ -146,7 +148,7 @@ export function forcingLeft(
   f: ForcingInputs,
 ): { why: string; lookAt?: number } | undefined {
   if (f.policy.mode === 'off' || f.over) return undefined;
-  const plan = decide({ ...f.policy, afterMs: 0 }, ns, findings, now, f.isProtected, f.leftovers);
+  const plan = decide({ ...f.policy, afterMs: 0 }, ns, findings, now, f.isProtected, f.leftovers, f.earlier);
   if (plan.decision === 'force')
     return {
       why: `forcing (${f.policy.mode}) has ${plan.steps.length} step(s) to take at force-after`,
@@ -171,9 +173,10 @@ export function settledPlan(
   now: number,
   isProtected: (name: string) => boolean,
   leftovers: readonly Leftover[],
+  earlier: readonly AuditEntry[] = [],
 ): Plan | undefined {
   if (policy.mode === 'off') return undefined;
-  const plan = decide({ ...policy, afterMs: 0 }, ns, findings, now, isProtected, leftovers);
+  const plan = decide({ ...policy, afterMs: 0 }, ns, findings, now, isProtected, leftovers, earlier);
   if (plan.steps.length > 0 || plan.decision === 'force' || plan.decision === 'not-yet') return undefined;
   const after = formatDuration(policy.afterMs);
   return {

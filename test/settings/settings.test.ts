@@ -1,10 +1,11 @@
 import { readSettings, type Settings } from '../../src/settings/settings.js';
 import { ConfigError } from '../../src/shared/errors.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const reader =
   (inputs: Record<string, string>) =>
   (name: string): string =>
-    inputs[name] ?? '';
+    ({ ...UNFENCED, ...inputs })[name] ?? '';
 
 describe('readSettings', () => {
   test('force on with nothing allowed is a warning, not an error', () => {

@@ -9,6 +9,8 @@ import {
   VERDICT_SETTLING,
 } from '../../src/teardown/settle.js';
 import { kialiFinding, MINUTE, policy, T0, terminating } from '../force/fixtures.js';
+import { decide } from '../../src/force/index.js';
+import type { AuditEntry } from '../../src/model/force.js';
 
 const CONDITIONS = [
   {
@@ -181,6 +183,7 @@ describe('forcingLeft: what forcing may still do in this run', () => {
     leftovers: [],
     over: false,
     forceAt: T0 + 10 * MINUTE,
+    earlier: [],
     ...over,
   });
 
@@ -206,6 +209,41 @@ describe('forcingLeft: what forcing may still do in this run', () => {
     expect(forcingLeft(ns, [kialiFinding()], NOW, inputs({ policy: policy() }))).toBeUndefined();
     expect(forcingLeft(ns, [kialiFinding()], NOW, inputs({ isProtected: () => true }))).toBeUndefined();
     expect(forcingLeft(ns, [kialiFinding()], NOW, inputs({ over: true }))).toBeUndefined();
+  });
+
+  test('a removal the server answered twice with the finalizer put back: nothing left, it is not written again', () => {
+    const step = decide(
+      policy({ finalizerPatterns: ['kiali.io/*'] }),
+      ns,
+      [kialiFinding()],
+      NOW,
+      () => false,
+      [],
+    ).steps[0]!;
+    const putBack: AuditEntry = {
+      at: new Date(NOW).toISOString(),
+      namespace: ns.name,
+      step: step.kind,
+      object: step.object,
+      field: step.field,
+      before: ['kiali.io/finalizer'],
+      after: ['kiali.io/finalizer'],
+      allowed: [],
+      writes: 2,
+      result: 'not-removed',
+      why: 'the answer still holds kiali.io/finalizer',
+      putBack: {
+        field: 'metadata.finalizers',
+        kept: ['kiali.io/finalizer'],
+        writes: 2,
+        unchanged: true,
+        by: { kind: 'manager', managers: ['platform-ns-controller'] },
+        remedy: 'fix platform-ns-controller',
+        lookups: [],
+      },
+    };
+    expect(forcingLeft(ns, [kialiFinding()], NOW, inputs({ earlier: [putBack] }))).toBeUndefined();
+    expect(forcingLeft(ns, [kialiFinding()], NOW, inputs({ earlier: [] }))).toBeDefined();
   });
 
   test('pods of a node lost for less than the threshold under lost-nodes: left until then', () => {
