@@ -58,7 +58,7 @@ export async function runSettleReal(assets: string, log: (line: string) => void)
     kc.loadFromString(plane.admin.kubeconfig);
     const kube = createKube(kc);
     try {
-      const settings = readSettings((n) => ({ namespaces: NS })[n] ?? '');
+      const settings = readSettings((n) => ({ namespaces: NS, 'target-label': 'none' })[n] ?? '');
       const started = performance.now();
       const report = await runTeardown(
         settings,

@@ -213,7 +213,7 @@ describe('forcingLeft: what forcing may still do in this run', () => {
 
   test('a removal the server answered twice with the finalizer put back: nothing left, it is not written again', () => {
     const step = decide(
-      policy({ finalizerPatterns: ['kiali.io/*'] }),
+      { ...policy({ finalizerPatterns: ['kiali.io/*'] }), afterMs: 0 },
       ns,
       [kialiFinding()],
       NOW,

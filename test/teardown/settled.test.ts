@@ -9,6 +9,7 @@ import type { RunReport } from '../../src/model/run.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
 import { readSettings } from '../../src/settings/settings.js';
+import { UNFENCED } from '../helpers/inputs.js';
 import { RecordingLogger } from '../../src/shared/ports.js';
 import { runTeardown } from '../../src/teardown/run-teardown.js';
 import { SETTLE_MS } from '../../src/teardown/settle.js';
@@ -56,7 +57,7 @@ function world(opts: { operator?: 'none' | 'shared'; names?: string[] } = {}): {
  */
 async function heldRun(cluster: FakeCluster, inputs: Record<string, string>, names = ['pr-1']) {
   const { kubeconfig } = await cluster.start();
-  const settings = readSettings((n) => ({ namespaces: names.join(','), ...inputs })[n] ?? '');
+  const settings = readSettings((n) => ({ ...UNFENCED, namespaces: names.join(','), ...inputs })[n] ?? '');
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
   const logger = new RecordingLogger();
