@@ -3,13 +3,7 @@
  * (operation, group, version, resource or subresource, scope) and its namespace and object selectors. Pure.
  */
 import { servedWhere } from './refs.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const strs = (v: unknown): string[] => arr(v).flatMap((x) => (typeof x === 'string' ? [x] : []));
+import { arr, obj, str, strs, type Json } from './snapshot/untrusted-json.js';
 
 /** One rule of a webhook, as configured. */
 export interface WebhookRule {

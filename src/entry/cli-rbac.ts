@@ -1,5 +1,4 @@
 /** `namespace-teardown rbac`: the ClusterRoles of deploy/rbac.yaml with the rules this cluster's CRDs call for. */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { KubeReader } from '../kube/port.js';
 import { crdTypes, customRules, type CustomType } from '../permissions/custom-types.js';
@@ -7,7 +6,7 @@ import { comment, renderRole } from '../permissions/render.js';
 import { roleOf } from '../permissions/roles.js';
 import { MODES, type Mode } from '../permissions/rule.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
-import { closeWithin, connect } from './connect.js';
+import { closeWithin, connect, readKubeconfigFile } from './connect.js';
 
 /** `rbac --help`: what it prints, how to apply it, the exit statuses (80 columns). */
 export const RBAC_HELP = `namespace-teardown rbac: the ClusterRoles for this cluster, to review and apply.
@@ -111,7 +110,7 @@ export async function rbacCommand(argv: string[]): Promise<number> {
   }
   const modes = readModes(values.mode as string | undefined);
   const file = values.kubeconfig as string | undefined;
-  const kubeconfig = file === undefined ? undefined : readKubeconfig(file);
+  const kubeconfig = file === undefined ? undefined : readKubeconfigFile(file);
   if (!modes.some((m) => roleOf(m).customResources)) {
     process.stdout.write(rbacText(modes));
     return 0;
@@ -122,16 +121,5 @@ export async function rbacCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await closeWithin(kube, 2_000);
-  }
-}
-
-function readKubeconfig(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(
-      `--kubeconfig is "${file}", which cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}.`,
-      'kubeconfig',
-    );
   }
 }

@@ -1,5 +1,5 @@
 /** The same engine behind a command line: flags named like the action's inputs, the result on stdout. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import { renderComment } from '../report/comment.js';
 import { safeLog } from '../report/escape.js';
@@ -20,6 +20,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { chooseOutput, renderOutput, terminalWidth, type OutputChoice } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus, type Status } from './status.js';
+import { readKubeconfigFile } from './connect.js';
 import { contextsOf, runContexts } from './cli-fleet.js';
 import { mergeCommand } from './cli-merge.js';
 import { rbacCommand } from './cli-rbac.js';
@@ -177,15 +178,4 @@ export async function cli(argv: string[]): Promise<number> {
 function withGitHubServer(context: RunContext, settings: Settings, env: NodeJS.ProcessEnv): RunContext {
   const asks = settings.sweep !== undefined || settings.prComment;
   return context.serverUrl || !asks ? context : { ...context, serverUrl: serverUrlOf(env) };
-}
-
-function readKubeconfigFile(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(
-      `--kubeconfig is "${file}", which cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}.`,
-      'kubeconfig',
-    );
-  }
 }
