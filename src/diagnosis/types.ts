@@ -92,6 +92,34 @@ export interface BindingState {
   subjects: { kind: string; name: string; namespace?: string }[];
 }
 
+/** What the API server's authorizer answered about one ServiceAccount (SubjectAccessReview). */
+export interface AccessAnswerState {
+  serviceAccount: { namespace: string; name: string };
+  /** The first verb it was allowed (`update`, else `patch`); absent when both were refused. */
+  verb?: 'update' | 'patch';
+  /** The authorizer's own words (RBAC names the binding and role), when it gave any. */
+  reason?: string;
+  /** Also allowed to update every resource of every group: its rights do not single out this type. */
+  everything?: boolean;
+  /** The question could not be asked (a 403 on create, a timeout): the error. */
+  error?: string;
+}
+
+/**
+ * The server asked, where the RBAC this run read showed no live grant: who may update one type holding a finalizer,
+ * in the target namespace, for the ServiceAccount of every workload RBAC did not already name.
+ */
+export interface AccessSight {
+  group: string;
+  resource: string;
+  namespace: string;
+  answers: AccessAnswerState[];
+  /** ServiceAccounts workloads run as that were not asked (over the bound of one diagnosis). */
+  notAsked: number;
+  /** Why the server could not be asked at all (a reader that cannot, the first question refused). */
+  error?: string;
+}
+
 /** A coordination.k8s.io Lease: who holds it and when it was last renewed (leader election). */
 export interface LeaseState {
   namespace: string;
@@ -236,6 +264,8 @@ export interface Snapshot {
   rbac: { roles: RoleState[]; bindings: BindingState[] };
   /** Leader-election Leases, read with the RBAC. */
   leases: LeaseState[];
+  /** The authorizer's answers, for types where RBAC showed no live grant; undefined = none was asked. */
+  access?: AccessSight[];
   /** Kubernetes' own controllers, read when a built-in finalizer is held; undefined = not read. */
   controlPlane?: ControlPlaneState;
   /** GitOps owner objects of the cluster, when read (at the end of a run, for every target). */

@@ -140,6 +140,19 @@ const RELEASE: {
       [{ rbac: true }, WAITING],
       [{ crdDeleting: true }, 'finalizer-owner-gone:leaked+type-going leaked'],
       [{ workloadsForbidden: true }, UNKNOWN],
+      // The API server's answer is what proves "nobody": allowed outside RBAC, or not answered, it is not leaked.
+      [{ authorizedOutside: true }, WAITING],
+      [{ reviewsForbidden: true }, UNKNOWN],
+    ],
+  },
+  {
+    // A webhook authorizer's grant, which no RBAC object shows: the access review is the evidence.
+    verdict: WAITING,
+    given: { rbac: false, authorizedOutside: true },
+    flips: [
+      [{ authorizedOutside: false }, LEAKED],
+      [{ ready: 0 }, DOWN],
+      [{ reviewsForbidden: true }, UNKNOWN],
     ],
   },
   {

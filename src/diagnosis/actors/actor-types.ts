@@ -41,11 +41,17 @@ export interface Actor {
   beyond?: { namespaces: string[]; unread?: string };
 }
 
+/** A read the actor links depend on that failed: which, and the error as the server gave it. */
+export interface Unread {
+  area: 'workloads' | 'rbac' | 'leases';
+  error: string;
+}
+
 /** What the run read about the actors of one blocker: who, and what it could not read (then the verdict is unknown). */
 export interface Actors {
   actors: Actor[];
-  /** Reads the links depend on that failed (`roles could not be read: 403 Forbidden: …`). */
-  unread: string[];
+  /** Reads the links depend on that failed. */
+  unread: Unread[];
   /** Links that lead nowhere: a ServiceAccount with the rights that no workload runs as. */
   orphans: string[];
 }

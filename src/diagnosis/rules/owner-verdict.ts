@@ -40,7 +40,7 @@ export function verdictParts(v: ReleaseVerdict, what: string): VerdictParts {
   const controller = first?.name ?? `controller for ${what}`;
   const parts = byKind(v, controller);
   const going = v.typeGoing ? `; ${v.typeGoing}` : '';
-  const basis = (v.kind === 'absent' ? [v.detail] : v.via).slice(0, 2);
+  const basis = v.via.slice(0, 2);
   return {
     ...parts,
     phrase: `${parts.phrase}${going}`,
@@ -142,6 +142,7 @@ function fieldOf(value: string): string {
   if (value.startsWith('Lease ')) return 'leader election';
   if (/ may update /.test(value)) return 'RBAC';
   if (value.startsWith('managedFields')) return 'managedFields';
+  if (/SubjectAccessReview|could be asked about/.test(value)) return 'access review';
   if (/ released /.test(value)) return 'progress';
   if (/ ready replica| ready$/.test(value)) return 'liveness';
   return 'evidence';

@@ -11,6 +11,7 @@ export const READ_AREA = {
   crds: 'crds',
   workloads: 'workloads',
   rbac: 'rbac',
+  access: 'access review',
   leases: 'leases',
   conversions: 'conversion',
   controlPlane: 'control plane',

@@ -14,6 +14,7 @@ import {
 } from './cluster-reads.js';
 import { parseConditions } from '../conditions.js';
 import { readControlPlane, readPolicyBindings } from './actor-reads.js';
+import { askServer } from './access-reads.js';
 import { undecided } from '../rules/policy-cannot-evaluate.js';
 import { readConversions } from './conversion-reads.js';
 import { isBuiltInFinalizer } from '../finalizers.js';
@@ -85,7 +86,10 @@ export async function takeSnapshot(
       owners,
       builtInHeld(ns, leftovers) ? readControlPlane(reads) : undefined,
     ]);
-  const policyBindings = await bindingsOf(reads, ns.name, parsed, discovery);
+  const [policyBindings, access] = await Promise.all([
+    bindingsOf(reads, ns.name, parsed, discovery),
+    askServer(reads, { takenAt, namespace: ns, leftovers, workloads, rbac, leases }),
+  ]);
   return {
     takenAt,
     namespace: ns,
@@ -99,6 +103,7 @@ export async function takeSnapshot(
     crds,
     rbac,
     leases,
+    ...(access.length ? { access } : {}),
     ...(controlPlane ? { controlPlane } : {}),
     ...(policyBindings.length ? { policyBindings } : {}),
     conversions: converted.conversions,
