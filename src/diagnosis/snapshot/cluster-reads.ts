@@ -1,8 +1,10 @@
 /** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
 import { compareText } from '../../shared/compare.js';
 import { PATHS, READ_AREA } from './read-paths.js';
+import { servedVersion } from './served.js';
 import {
   readyAddresses,
+  readyEndpointAddresses,
   toApiService,
   toBinding,
   crdFromMeta,
@@ -29,7 +31,10 @@ import type {
 
 type Backing = { serviceExists: boolean; readyEndpoints: number };
 
-/** Whether a Service exists and how many ready addresses its EndpointSlices have; undefined if unreadable. */
+/**
+ * Whether a Service exists and how many ready addresses back it: its EndpointSlices at the version discovery serves
+ * (v1, else v1beta1), else its legacy Endpoints where no EndpointSlice is served; undefined if unreadable.
+ */
 export async function readBacking(
   reads: Reads,
   what: string,
@@ -39,8 +44,22 @@ export async function readBacking(
   const service = await reads.call(what, async (r) => ({ body: await r.getRaw(PATHS.service(ns, name)) }));
   if (!service) return undefined;
   if (service.body === undefined) return { serviceExists: false, readyEndpoints: 0 };
-  const slices = await reads.call(what, (r) => r.listRaw(PATHS.endpointSlices(ns, name)));
-  return slices && { serviceExists: true, readyEndpoints: readyAddresses(slices.items) };
+  const served = await servedVersion(reads, 'discovery.k8s.io', 'endpointslices');
+  if (served.error) {
+    reads.errors.push({
+      what,
+      error: `which EndpointSlice version is served could not be read: ${served.error}`,
+    });
+    return undefined;
+  }
+  if (served.version) {
+    const slices = await reads.call(what, (r) => r.listRaw(PATHS.endpointSlices(served.version!, ns, name)));
+    return slices && { serviceExists: true, readyEndpoints: readyAddresses(slices.items) };
+  }
+  const endpoints = await reads.call(what, async (r) => ({
+    body: await r.getRaw(PATHS.endpoints(ns, name)),
+  }));
+  return endpoints && { serviceExists: true, readyEndpoints: readyEndpointAddresses(endpoints.body) };
 }
 
 /** All APIServices; the backing Service and endpoints only for those not Available (read once per run). */
