@@ -132,7 +132,7 @@ export const LIFECYCLE_SCENARIOS: LifecycleScenario[] = [
   },
   {
     name: 'gitops-first',
-    title: 'A Flux Kustomization deleted before its namespace',
+    title: 'A Flux Kustomization deleted before its namespace, two left alone',
     run: () => {
       const cluster = new FakeCluster({ controller: FAST });
       cluster.addNamespace('pr-42');
@@ -144,6 +144,17 @@ export const LIFECYCLE_SCENARIOS: LifecycleScenario[] = [
         kustomizationBody({ name: 'preview-web-42', namespaces: ['pr-42'], objectsPerNamespace: 13 }),
       );
       cluster.addObject(gvr, kustomizationBody({ name: 'previews-db', namespaces: ['pr-42', 'shared-db'] }));
+      // An owner whose prune would take a CRD and a ClusterRole with the preview: left alone, saying so.
+      cluster.addCRD({ group: 'acme.io', version: 'v1', kind: 'Widget', plural: 'widgets' });
+      cluster.addObject(
+        { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
+        { name: 'web-reader', rules: [] },
+      );
+      const more = [
+        '_widgets.acme.io_apiextensions.k8s.io_CustomResourceDefinition',
+        '_web-reader_rbac.authorization.k8s.io_ClusterRole',
+      ];
+      cluster.addObject(gvr, kustomizationBody({ name: 'preview-platform-42', namespaces: ['pr-42'], more }));
       const gh = new FakeGitHub(TOKEN);
       gh.pulls.set(42, { state: 'closed', closed_at: daysAgo(0), labels: ['preview'] });
       return bundle(

@@ -225,6 +225,14 @@ export interface GitOpsOwner {
   objects?: number;
   /** Why the namespaces it applies into cannot all be read (`it has no status.inventory`), when they cannot. */
   reachUnread?: string;
+  /**
+   * The cluster-scoped objects it applied (its Namespace objects, a CRD, a ClusterRole), which deleting it may remove
+   * with it: Flux inventory entries without a namespace, Argo CD `status.resources` without one. Undefined when what
+   * it applied is not read (a HelmRelease: its rendered manifest is kept in a Helm storage Secret).
+   */
+  clusterObjects?: { group: string; kind: string; name: string }[];
+  /** Flux Kustomization `spec.deletionPolicy` (`MirrorPrune`, `Delete`, `WaitForTermination`, `Orphan`), when set. */
+  deletionPolicy?: string;
 }
 
 /** A ValidatingAdmissionPolicyBinding that could not evaluate, with what it needs that is missing. */

@@ -1,7 +1,10 @@
 /** The preview's lifecycle: the keep label, expiry, a teardown asked for in a comment, and GitOps owners first. */
 
-/** What is done with a live GitOps owner (Flux, Argo CD) of a target before the namespace is deleted. */
-export const GITOPS_OWNER_POLICIES = ['report', 'suspend', 'delete'] as const;
+/**
+ * What is done with a live GitOps owner (Flux, Argo CD) of a target before the namespace is deleted;
+ * `delete-or-suspend` suspends an owner that deleting would take more than the targets with.
+ */
+export const GITOPS_OWNER_POLICIES = ['report', 'suspend', 'delete', 'delete-or-suspend'] as const;
 export type GitopsOwnerPolicy = (typeof GITOPS_OWNER_POLICIES)[number];
 
 /** The annotation whose value (a duration, e.g. `48h`) sets a namespace's expiry from its creation. */
@@ -17,6 +20,8 @@ export interface LifecycleSettings {
   readonly maxAgeMs: number | undefined;
   /** The word a pull-request comment starts with to ask for the teardown, e.g. `/teardown`. */
   readonly command: string;
+  /** Events besides the lifecycle's own on which the targets are deleted as given (`allow-events`), e.g. `push`. */
+  readonly allowEvents: readonly string[];
   readonly gitopsOwners: GitopsOwnerPolicy;
 }
 
@@ -31,9 +36,10 @@ export interface CommentRequest {
 
 /**
  * What was done with one GitOps owner of the targets before their namespaces were deleted: `suspended`, `deleted`,
- * `would-suspend` / `would-delete` (force: dry-run), `left-alone` (it also targets a namespace outside the targets, or
- * cannot be acted on), `already` (suspended or being deleted before this run), `not-gone` (deleted, still there at
- * the end of its wait), `failed` (the write was refused or failed), `unread` (the owners could not be listed).
+ * `would-suspend` / `would-delete` (force: dry-run), `left-alone` (it also targets a namespace outside the targets,
+ * deleting it would take objects outside them, or it cannot be acted on), `already` (suspended or being deleted
+ * before this run), `not-gone` (deleted, still there at the end of its wait), `failed` (the write was refused or
+ * failed), `unread` (the owners could not be listed).
  */
 export type OwnerOutcome =
   | 'suspended'
@@ -61,7 +67,7 @@ export interface OwnerAction {
 
 /** What the lifecycle decided for this run, beside the targets. */
 export interface LifecycleReport {
-  /** GitOps owners suspended or deleted before the namespaces (`gitops-owners: suspend|delete`). */
+  /** GitOps owners suspended or deleted before the namespaces (`gitops-owners: suspend|delete|delete-or-suspend`). */
   owners?: OwnerAction[];
   /**
    * Nothing was deleted, and why in one line; `keptBy` when a pull request's keep label kept the preview; `unread`

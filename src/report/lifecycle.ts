@@ -40,7 +40,7 @@ function ownerLine(a: OwnerAction): string {
     : '';
   const joint = a.outcome === 'left-alone' ? ' left alone: ' : a.outcome === 'unread' ? ': ' : ' ';
   const text = a.outcome === 'already' ? `already ${a.note}` : a.note;
-  return `- ${OWNER_MARK[a.outcome]} ${md(a.owner, 200)}${joint}${md(text, 400)}${applies}`;
+  return `- ${OWNER_MARK[a.outcome]} ${md(a.owner, 200)}${joint}${md(text, 800)}${applies}`;
 }
 
 /** The section of GitOps owners suspended or deleted first (`gitops-owners`); '' when there were none. */

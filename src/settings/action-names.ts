@@ -9,9 +9,11 @@ export const Inputs = {
   clusterName: 'cluster-name',
   delete: 'delete',
   timeout: 'timeout',
+  wait: 'wait',
   teardownOrder: 'teardown-order',
   customResourcesTimeout: 'custom-resources-timeout',
   protectedNamespaces: 'protected-namespaces',
+  targetLabel: 'target-label',
   failOn: 'fail-on',
   force: 'force',
   forceAfter: 'force-after',
@@ -26,6 +28,7 @@ export const Inputs = {
   keepLabel: 'keep-label',
   maxAge: 'max-age',
   commentCommand: 'comment-command',
+  allowEvents: 'allow-events',
   gitopsOwners: 'gitops-owners',
   prComment: 'pr-comment',
   githubToken: 'github-token',
@@ -36,6 +39,7 @@ export const Outputs = {
   deleted: 'deleted',
   stuck: 'stuck',
   forced: 'forced',
+  refused: 'refused',
   report: 'report',
 } as const;
 

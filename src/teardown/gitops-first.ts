@@ -1,25 +1,19 @@
 /**
  * GitOps owners first: before any namespace DELETE, the owners that would apply a target again are read, suspended
- * or deleted as `gitops-owners` allows (each write through the write guard, under the owner's UID), and waited for
- * within their share of the timeout. `force: dry-run` writes nothing and says what would be done.
+ * or deleted as `gitops-owners` allows (each write through the write guard, under the owner's UID and
+ * resourceVersion), and waited for within their share of the timeout. An owner that changed since it was read (409)
+ * is read once more and decided again. `force: dry-run` writes nothing and says what would be done.
  */
-import {
-  readGitOps,
-  Reads,
-  toApplication,
-  toHelmRelease,
-  toKustomization,
-  type GitOpsOwner,
-} from '../diagnosis/index.js';
+import { readGitOps, Reads } from '../diagnosis/index.js';
 import { explain } from '../kube/explain.js';
-import type { Kube } from '../kube/port.js';
+import { KubeError, type Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
-import type { OwnerAction } from '../model/lifecycle.js';
+import type { GitopsOwnerPolicy, OwnerAction } from '../model/lifecycle.js';
 import type { Settings } from '../settings/settings.js';
-import { formatDuration } from '../shared/duration.js';
 import { mapPool } from '../shared/map-pool.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import { grantOf, planOwners, prunedWith, suspension, type OwnerStep } from './gitops-plan.js';
+import { remove, reread, suspend, wouldDo } from './gitops-act.js';
+import { grantOf, planOwners, type OwnerStep, type TargetView } from './gitops-plan.js';
 import type { OwnerGrant } from './write-guard.js';
 
 /** What the phase needs: reads through the run's port, and a writer guarded by the grants it verified. */
@@ -33,109 +27,76 @@ export interface OwnersFirstDeps {
   signal?: AbortSignal;
 }
 
-const PARSE: Record<string, (o: unknown) => GitOpsOwner> = {
-  Kustomization: toKustomization,
-  HelmRelease: toHelmRelease,
-  Application: toApplication,
-};
-
-function resOf(o: GitOpsOwner): { group: string; version: string; resource: string } {
-  return { group: o.group, version: (o.apiVersion ?? '').split('/')[1] ?? '', resource: o.resource };
+/** One pass over the owners: what the plan was made of, to make it again for an owner read again. */
+interface Pass {
+  deps: OwnersFirstDeps;
+  views: TargetView[];
+  policy: GitopsOwnerPolicy;
+  until: number;
 }
 
-const pathOf = (o: GitOpsOwner): string => {
-  const r = resOf(o);
-  return `/apis/${r.group}/${r.version}/namespaces/${encodeURIComponent(o.namespace)}/${r.resource}/${encodeURIComponent(o.name)}`;
-};
+const baseOf = (step: OwnerStep): Pick<OwnerAction, 'owner' | 'targets'> => ({
+  owner: step.name,
+  targets: step.targets,
+});
 
-/** Read the owner again: its state now, or undefined when it is gone. */
-async function reread(kube: Kube, o: GitOpsOwner): Promise<GitOpsOwner | undefined> {
-  const raw = await kube.getRaw(pathOf(o));
-  return raw === undefined ? undefined : PARSE[o.kind]!(raw);
+const conflicted = (error: unknown): boolean => error instanceof KubeError && error.code === 409;
+
+/** The write of a step that writes: suspend, or delete and wait. */
+function write(step: OwnerStep, writer: Kube, pass: Pass): Promise<OwnerAction> {
+  return step.verb === 'suspend'
+    ? suspend(step, writer, pass.deps.kube)
+    : remove(step, writer, pass.deps, pass.until);
 }
 
-/** Suspend the owner, then read it back: suspended only when the read says so. */
-async function suspend(step: OwnerStep, writer: Kube, kube: Kube): Promise<OwnerAction> {
+const failed = (step: OwnerStep, error: unknown, before = ''): OwnerAction => ({
+  ...baseOf(step),
+  outcome: 'failed',
+  note: `${before}not ${step.verb === 'suspend' ? 'suspended' : 'deleted'}: ${explain(error)}`,
+});
+
+/**
+ * After a 409 (the owner changed since it was read): read it once more and decide again; what that decision writes
+ * goes under a grant for the owner as read now, and is not tried a third time.
+ */
+async function again(step: OwnerStep, pass: Pass): Promise<OwnerAction> {
   const o = step.owner;
-  const base = { owner: step.name, targets: step.targets };
-  const guard = { uid: o.uid!, resourceVersion: o.resourceVersion! };
-  if ((await writer.patchSpec(resOf(o), o.namespace, o.name, guard, suspension(o))) === 'gone')
-    return { ...base, outcome: 'deleted', note: 'gone before it could be suspended' };
-  const now = await reread(kube, o);
-  if (now?.paused) return { ...base, outcome: 'suspended', note: `suspended first (${now.paused})` };
-  return { ...base, outcome: 'failed', note: 'patched, but a read after it does not show it suspended' };
-}
-
-/** Delete the owner and wait until it is gone (its controller prunes what `prunedWith` says), by `until`. */
-async function remove(
-  step: OwnerStep,
-  writer: Kube,
-  deps: OwnersFirstDeps,
-  until: number,
-): Promise<OwnerAction> {
-  const o = step.owner;
-  const base = { owner: step.name, targets: step.targets };
-  const pruned = prunedWith(o);
-  const started = deps.clock.now();
-  await writer.deleteObject(resOf(o), o.namespace, o.name, { uid: o.uid! });
-  for (;;) {
-    const now = await reread(deps.kube, o);
-    if (now === undefined || now.uid !== o.uid) {
-      // Another owner of that name may have been created since: it is no longer the one read, and may apply again.
-      const again = now ? `; another ${o.kind} of that name exists now (UID ${now.uid ?? '?'})` : '';
-      const note = `deleted first, ${pruned.words}${again}`;
-      return { ...base, outcome: 'deleted', note, pruned: pruned.pruned };
-    }
-    const left = until - deps.clock.now();
-    if (left <= 0 || deps.signal?.aborted) {
-      const held = (now.finalizers ?? []).join(', ') || 'no finalizer';
-      const waited = formatDuration(deps.clock.now() - started);
-      return {
-        ...base,
-        outcome: 'not-gone',
-        note: `deleted, still there after ${waited} (${held}): being deleted, it applies nothing again; the namespace goes anyway`,
-      };
-    }
-    await deps.clock.sleep(Math.min(deps.pollMs ?? 1_000, left));
+  const now = await reread(pass.deps.kube, o).catch((e: unknown) => e as Error);
+  if (now instanceof Error) return failed(step, now, 'changed since it was read, and not read again: ');
+  const changed = `changed since it was read (resourceVersion ${o.resourceVersion ?? '?'} → ${now?.resourceVersion ?? 'gone'}), read again: `;
+  const base = baseOf(step);
+  if (now === undefined) return { ...base, outcome: 'deleted', note: `${changed}gone, by another hand` };
+  if (now.uid !== o.uid) {
+    const note = `${changed}another ${o.kind} of that name now (UID ${now.uid ?? '?'}): never touched`;
+    return { ...base, outcome: 'left-alone', note };
+  }
+  const [next] = planOwners([now], pass.views, pass.policy);
+  if (next === undefined)
+    return { ...base, outcome: 'left-alone', note: `${changed}it applies no target now: never touched` };
+  if (next.verb === 'none')
+    return {
+      ...baseOf(next),
+      outcome: next.already ? 'already' : 'left-alone',
+      note: `${changed}${next.why ?? ''}`,
+    };
+  try {
+    const done = await write(next, pass.deps.writer([grantOf(next)]), pass);
+    return { ...done, note: `${changed}${done.note}` };
+  } catch (error) {
+    const twice = conflicted(error) ? 'it changed again before this write (409 twice), ' : '';
+    return failed(next, error, `${changed}${twice}`);
   }
 }
 
 /** What one step does, or would do under `force: dry-run`. */
-async function act(
-  step: OwnerStep,
-  writer: Kube,
-  deps: OwnersFirstDeps,
-  dry: boolean,
-  until: number,
-): Promise<OwnerAction> {
-  const base = { owner: step.name, targets: step.targets };
+async function act(step: OwnerStep, writer: Kube, pass: Pass, dry: boolean): Promise<OwnerAction> {
   if (step.verb === 'none')
-    return { ...base, outcome: step.already ? 'already' : 'left-alone', note: step.why ?? '' };
-  if (dry) {
-    const pruned = prunedWith(step.owner);
-    return step.verb === 'suspend'
-      ? {
-          ...base,
-          outcome: 'would-suspend',
-          note: `would be suspended first (${JSON.stringify(suspension(step.owner))})`,
-        }
-      : {
-          ...base,
-          outcome: 'would-delete',
-          note: `would be deleted first, ${pruned.words}`,
-          pruned: pruned.pruned,
-        };
-  }
+    return { ...baseOf(step), outcome: step.already ? 'already' : 'left-alone', note: step.why ?? '' };
+  if (dry) return wouldDo(step);
   try {
-    return step.verb === 'suspend'
-      ? await suspend(step, writer, deps.kube)
-      : await remove(step, writer, deps, until);
+    return await write(step, writer, pass);
   } catch (error) {
-    return {
-      ...base,
-      outcome: 'failed',
-      note: `not ${step.verb === 'suspend' ? 'suspended' : 'deleted'}: ${explain(error)}`,
-    };
+    return conflicted(error) ? again(step, pass) : failed(step, error);
   }
 }
 
@@ -149,10 +110,12 @@ export async function ownersFirst(
   const reads = new Reads(deps.kube, 8, 500);
   const owners = await readGitOps(reads);
   const views = targets.map((t) => ({ name: t.name, labels: t.labels }));
-  const steps = planOwners(owners, views, settings.lifecycle.gitopsOwners);
+  const policy = settings.lifecycle.gitopsOwners;
+  const steps = planOwners(owners, views, policy);
   const writer = deps.writer(steps.filter((s) => s.verb !== 'none').map(grantOf));
   const dry = settings.force.mode === 'dry-run';
-  const done = await mapPool(steps, 4, (s) => act(s, writer, deps, dry, until));
+  const pass = { deps, views, policy, until };
+  const done = await mapPool(steps, 4, (s) => act(s, writer, pass, dry));
   for (const a of done) deps.logger.info(`${a.owner}: ${a.outcome} — ${a.note}`);
   const unread = reads.errors[0];
   if (!unread) return done;

@@ -1,12 +1,15 @@
 /**
  * The write guard on the Kube port: every write goes to a target this run read, under the UID it read, and one that
  * forces only while the last read shows that namespace being deleted; the one write outside the targets is to a
- * GitOps owner this run read and verified (its UID, and that it targets only targets). Any other write is refused
- * with the reason.
+ * GitOps owner this run read and verified (its UID and resourceVersion, that it targets only targets, and for a
+ * DELETE that its controller removes nothing beyond them). Any other write is refused with the reason.
  */
 import { readsOf, UnverifiedWrite, type Kube } from '../kube/port.js';
 import type { ApiResource, NamespaceState } from '../model/cluster.js';
 import { identityProblem } from '../targets/resolve.js';
+import { grantFor, reachProblem, type OwnerGrant } from './owner-grant.js';
+
+export type { OwnerGrant } from './owner-grant.js';
 
 type Res = Pick<ApiResource, 'group' | 'version' | 'resource'>;
 
@@ -37,21 +40,6 @@ interface Refusal {
 }
 
 const unverified = (why: string): Refusal => ({ because: 'unverified', why });
-
-/**
- * A GitOps owner (Flux Kustomization or HelmRelease, Argo CD Application) this run read, whose every target
- * namespace is a target of this run: the only object outside the targets a write (suspend, delete) may go to.
- */
-export interface OwnerGrant {
-  group: string;
-  resource: string;
-  namespace: string;
-  name: string;
-  /** The UID read: the write must carry it. */
-  uid: string;
-  /** The namespaces it applies into; each must still be a target, under the UID read, when the write goes. */
-  targets: string[];
-}
 
 /** The targets' UIDs and what later reads showed of them; `refusal` says why a write may not go. */
 class Targets {
@@ -137,31 +125,22 @@ function check(targets: Targets, write: Write, need: Need, carried: Carried): vo
   );
 }
 
-/** The grant for this object outside the targets, when the write names a verified owner under its UID. */
-function grantFor(
-  grants: readonly OwnerGrant[],
-  res: Res & { group: string },
-  namespace: string,
-  name: string,
-  uid: string,
-): OwnerGrant | undefined {
-  return grants.find(
-    (g) =>
-      g.group === res.group &&
-      g.resource === res.resource &&
-      g.namespace === namespace &&
-      g.name === name &&
-      g.uid !== '' &&
-      g.uid === uid,
-  );
-}
-
-/** A write to a GitOps owner: allowed only under its grant, while every namespace it targets is still a target. */
-function checkOwner(targets: Targets, write: Write, grant: OwnerGrant | undefined): void {
+/**
+ * A write to a GitOps owner: allowed only under its grant, at the version read, while every namespace it targets is
+ * still a target, and for a DELETE only when its controller removes nothing beyond them.
+ */
+function checkOwner(
+  targets: Targets,
+  write: Write,
+  grant: OwnerGrant | undefined,
+  version: string | undefined,
+): void {
   const none = unverified(
     'it is no GitOps owner this run read and verified under that UID, nor inside a target',
   );
-  refuse(write, grant ? targets.ownerRefusal(grant) : none);
+  if (!grant) return refuse(write, none);
+  const far = reachProblem(write.verb, grant, version);
+  refuse(write, targets.ownerRefusal(grant) ?? (far === undefined ? undefined : unverified(far)));
 }
 
 /** How a refusal names the object: `kialis pr-7/kiali`, or `namespaces pr-7` for a cluster-scoped one. */
@@ -204,7 +183,7 @@ export function guardWrites(
         namespace,
       } as const;
       const grant = isTarget(namespace) ? undefined : grantFor(owners, res, namespace, name, guard.uid);
-      if (grant) checkOwner(known, write, grant);
+      if (grant) checkOwner(known, write, grant, guard.resourceVersion);
       else check(known, write, 'reread', { objectUid: guard.uid });
       return kube.deleteObject(res, namespace, name, guard);
     },
@@ -216,7 +195,7 @@ export function guardWrites(
         namespace,
       } as const;
       // Only a GitOps owner's spec is ever patched (its suspension), never an object inside a target.
-      checkOwner(known, write, grantFor(owners, res, namespace, name, guard.uid));
+      checkOwner(known, write, grantFor(owners, res, namespace, name, guard.uid), guard.resourceVersion);
       return kube.patchSpec(res, namespace, name, guard, spec);
     },
     patchFinalizers: async (res, namespace, name, guard, finalizers) => {

@@ -175,4 +175,63 @@ describe('GitOps owners that bring a namespace back', () => {
     });
     expect(templated.targets).toEqual([]);
   });
+
+  test("a Kustomization's whole reach: its inventory's cluster-scoped entries are kept, read as Flux writes them", () => {
+    const entries = [
+      '_preview-7__Namespace',
+      'preview-7_web_apps_Deployment',
+      '_widgets.acme.io_apiextensions.k8s.io_CustomResourceDefinition',
+      '_system__preview-7-reader_rbac.authorization.k8s.io_ClusterRole',
+    ].map((id) => ({ id, v: 'v1' }));
+    const k = toKustomization({
+      metadata: { name: 'preview-7', namespace: 'flux-system' },
+      spec: { prune: true, deletionPolicy: 'Delete' },
+      status: { inventory: { entries } },
+    });
+    expect(k).toMatchObject({
+      targets: [{ namespace: 'preview-7', field: 'status.inventory' }],
+      createsNamespace: ['preview-7'],
+      objects: 4,
+      deletionPolicy: 'Delete',
+      clusterObjects: [
+        { group: '', kind: 'Namespace', name: 'preview-7' },
+        { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: 'widgets.acme.io' },
+        { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:preview-7-reader' },
+      ],
+    });
+    expect(k.reachUnread).toBeUndefined();
+  });
+
+  test.each([
+    { name: 'an id that is not <namespace>_<name>_<group>_<kind>', entries: [{ id: 'preview-7_web' }] },
+    { name: 'an entry without an id', entries: [{ v: 'v1' }] },
+    { name: 'entries that are not a list', entries: 'preview-7_web_apps_Deployment' },
+  ])('a Kustomization whose inventory holds $name: its reach is unread, never half read', ({ entries }) => {
+    const k = toKustomization({
+      metadata: { name: 'preview-7', namespace: 'flux-system' },
+      spec: { prune: true },
+      status: { inventory: { entries } },
+    });
+    expect(k.reachUnread).toMatch(/^its status\.inventory/);
+    expect(k.clusterObjects).toBeUndefined();
+  });
+
+  test("an Application's whole reach: status.resources without a namespace are cluster-scoped", () => {
+    const app = application();
+    const resources = [
+      ...app.status.resources,
+      { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', name: 'web-reader' },
+      { group: '', version: 'v1', kind: 'Namespace', name: 'preview-7' },
+    ];
+    const a = toApplication({ ...app, status: { ...app.status, resources } });
+    expect(a.clusterObjects).toEqual([
+      { group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'web-reader' },
+      { group: '', kind: 'Namespace', name: 'preview-7' },
+    ]);
+    const broken = toApplication({ ...app, status: { ...app.status, resources: [{ kind: 'ClusterRole' }] } });
+    expect(broken).toMatchObject({
+      reachUnread: 'its status.resources holds an entry without its kind or name',
+    });
+    expect(broken.clusterObjects).toBeUndefined();
+  });
 });

@@ -102,6 +102,40 @@ test('precondition mismatch on a generic DELETE uses the store message', async (
   );
 });
 
+test('a stale resourceVersion precondition on a custom resource DELETE is a 409, and nothing is deleted', async () => {
+  const k = cluster.addObject(GVR.kialis, {
+    namespace: 'g1',
+    name: 'rv',
+    finalizers: ['kiali.io/finalizer'],
+  });
+  const rv = String(k.metadata.resourceVersion);
+  const stale = await raw(s, 'DELETE', `${KIALI}/rv`, {
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: k.metadata.uid, resourceVersion: '1' },
+    },
+  });
+  expect(stale.status).toBe(409);
+  expect(stale.json).toMatchObject({
+    reason: 'Conflict',
+    details: { name: 'rv', group: 'kiali.io', kind: 'Kiali' },
+  });
+  expect(stale.json.message).toBe(
+    `Operation cannot be fulfilled on Kiali.kiali.io "rv": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${rv}). The object might have been modified`,
+  );
+  expect(cluster.get(GVR.kialis, 'g1', 'rv').metadata.deletionTimestamp).toBeUndefined();
+  const current = await raw(s, 'DELETE', `${KIALI}/rv`, {
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: k.metadata.uid, resourceVersion: rv },
+    },
+  });
+  expect(current.status).toBe(200);
+  expect(current.json.metadata.deletionTimestamp).toBeDefined();
+});
+
 test('pods: graceful deletion stays until the grace elapses on a Ready node; never on a NotReady one', async () => {
   cluster.addNode('ready-1', true);
   cluster.addNode('dead-1', false);

@@ -84,7 +84,7 @@ describe('the fake API server compared with the real one', () => {
     await kubectl(['delete', 'namespace', n.hookNs, '--ignore-not-found', '--wait=false']);
   });
 
-  test('answers discovery, namespace GET/LIST/WATCH/DELETE, /finalize, a stale PATCH, a webhook refusal, the conditions and SubjectAccessReviews alike, but for the listed differences', async () => {
+  test('answers discovery, namespace GET/LIST/WATCH/DELETE, /finalize, a stale PATCH, stale DELETE preconditions, a webhook refusal, the conditions and SubjectAccessReviews alike, but for the listed differences', async () => {
     await prepareReal(n);
     const real = await probe(admin(), n);
     const fake = await probeFake(n);
@@ -98,6 +98,22 @@ describe('the fake API server compared with the real one', () => {
     expect(real['namespace conditions, held by the widget']!.text).toEqual(
       fake['namespace conditions, held by the widget']!.text,
     );
+    // The DELETE preconditions matched as 409s that say which one failed (a GitOps owner's DELETE carries both).
+    expect(real['DELETE widget with a stale resourceVersion precondition']).toMatchObject({
+      status: 409,
+      text: {
+        reason: 'Conflict',
+        message:
+          'Operation cannot be fulfilled on Widget.example.com "w1": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (RV). The object might have been modified',
+      },
+    });
+    expect(real['DELETE widget with another UID as its precondition']).toMatchObject({
+      status: 409,
+      text: {
+        message:
+          'Operation cannot be fulfilled on Widget.example.com "w1": the UID in the precondition (not-its-uid) does not match the UID in record (UID). The object might have been deleted and then recreated',
+      },
+    });
     // Compression matched because both compress the big list and neither the small one nor an unasked one.
     const encodings = (o: Record<string, Observation>) =>
       Object.entries(o)

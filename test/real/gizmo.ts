@@ -29,8 +29,8 @@ export interface Operator {
  */
 export type Rights = 'serviceaccount' | 'group' | 'outside-rbac';
 
-/** The ClusterRole on gizmos and gizmos/finalizers and its binding, named after the namespace (tests share none). */
-function rbacOf(ns: string, group: string, rights: Rights): Loose[] {
+/** The ClusterRole on `serves` and its finalizers and its binding, named after the namespace (tests share none). */
+function rbacOf(ns: string, serves: { group: string; resource: string }, rights: Rights): Loose[] {
   if (rights === 'outside-rbac') return [];
   const role = `gizmo-operator-${ns}`;
   const subject =
@@ -44,8 +44,8 @@ function rbacOf(ns: string, group: string, rights: Rights): Loose[] {
       metadata: { name: role },
       rules: [
         {
-          apiGroups: [group],
-          resources: ['gizmos', 'gizmos/finalizers'],
+          apiGroups: [serves.group],
+          resources: [serves.resource, `${serves.resource}/finalizers`],
           verbs: ['get', 'list', 'watch', 'update', 'patch'],
         },
       ],
@@ -61,13 +61,17 @@ function rbacOf(ns: string, group: string, rights: Rights): Loose[] {
 }
 
 /**
- * Its ServiceAccount, its rights as `o.rights` says (default: a ClusterRole bound to the ServiceAccount), and its
- * Deployment with a pod whose status is written Ready, so the ReplicaSet counts it.
+ * Its ServiceAccount, its rights on gizmos (or on `o.resource` of `o.group`) as `o.rights` says (default: a ClusterRole
+ * bound to the ServiceAccount), and its Deployment with a pod whose status is written Ready, so the ReplicaSet counts it.
  */
-export async function deployOperator(ns: string, o: { group?: string; rights?: Rights } = {}): Promise<void> {
+export async function deployOperator(
+  ns: string,
+  o: { group?: string; resource?: string; rights?: Rights } = {},
+): Promise<void> {
+  const serves = { group: o.group ?? GROUP, resource: o.resource ?? 'gizmos' };
   await apply(
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: ns, name: 'gizmo-operator' } },
-    ...rbacOf(ns, o.group ?? GROUP, o.rights ?? 'serviceaccount'),
+    ...rbacOf(ns, serves, o.rights ?? 'serviceaccount'),
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',

@@ -59,13 +59,19 @@ export async function probe(s: StartedCluster, n: ProbeNames): Promise<Record<st
     s,
     `/api/v1/namespaces?fieldSelector=metadata.name%3D${n.ns}&watch=1&resourceVersion=${rv}`,
   );
-  await see('POST widget with a finalizer', 'POST', `/apis/example.com/v1/namespaces/${n.ns}/widgets`, {
-    body: {
-      apiVersion: 'example.com/v1',
-      kind: 'Widget',
-      metadata: { name: 'w1', finalizers: ['example.com/cleanup'] },
+  const widget = await see(
+    'POST widget with a finalizer',
+    'POST',
+    `/apis/example.com/v1/namespaces/${n.ns}/widgets`,
+    {
+      body: {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1', finalizers: ['example.com/cleanup'] },
+      },
     },
-  });
+  );
+  await stalePreconditions(s, `/apis/example.com/v1/namespaces/${n.ns}/widgets/w1`, widget, names, o);
 
   await see('POST hook namespace', 'POST', '/api/v1/namespaces', {
     body: { metadata: { name: n.hookNs, labels: { 'webhook-target': n.hookNs } } },
@@ -211,6 +217,33 @@ async function accessReviews(
   await raw(s, 'DELETE', `${rbac}/clusterrolebindings/${ns}`);
   await raw(s, 'DELETE', `${rbac}/clusterroles/${ns}`);
   await raw(s, 'DELETE', `/api/v1/namespaces/${ns}`);
+}
+
+/**
+ * DELETE of the widget with a stale resourceVersion precondition, then with a UID one that is not its own: each a
+ * 409 that deletes nothing. The widget's UID and resourceVersion are placeholders, as they differ between servers.
+ */
+async function stalePreconditions(
+  s: StartedCluster,
+  path: string,
+  widget: Loose,
+  names: Record<string, string>,
+  o: Record<string, Observation>,
+): Promise<void> {
+  const held = {
+    UID: String(widget?.metadata?.uid ?? ''),
+    RV: String(widget?.metadata?.resourceVersion ?? ''),
+  };
+  const cases = [
+    ['DELETE widget with a stale resourceVersion precondition', { uid: held.UID, resourceVersion: '1' }],
+    ['DELETE widget with another UID as its precondition', { uid: 'not-its-uid' }],
+  ] as const;
+  for (const [name, preconditions] of cases) {
+    const r = await raw(s, 'DELETE', path, {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions },
+    });
+    o[name] = observe(r, { ...names, ...held });
+  }
 }
 
 /**

@@ -1,66 +1,14 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { runEngine } from '../../src/entry/engine.js';
-import { createKube } from '../../src/kube/client.js';
-import type { OwnerAction } from '../../src/model/lifecycle.js';
-import type { RunReport } from '../../src/model/run.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
-import { readSettings } from '../../src/settings/settings.js';
-import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import {
   applicationBody,
   FakeCluster,
-  FAST,
   GITOPS_TYPES,
   kustomizationBody,
   type GitOpsFlavour,
 } from '../fake-apiserver/index.js';
+import { owners, run, world } from './gitops-world.js';
 
-const gvr = (f: GitOpsFlavour): { group: string; version: string; resource: string } => ({
-  group: GITOPS_TYPES[f].group,
-  version: GITOPS_TYPES[f].version,
-  resource: GITOPS_TYPES[f].plural,
-});
-
-/** A cluster with a live GitOps controller of `flavour` and one owner (`owner` makes its body) of `pr-5`. */
-function world(flavour: GitOpsFlavour, owner: Record<string, unknown>, more: string[] = []): FakeCluster {
-  const cluster = new FakeCluster({ controller: FAST });
-  for (const ns of ['pr-5', ...more]) cluster.addNamespace(ns);
-  cluster.addGitOps(flavour);
-  cluster.addObject(gvr(flavour), owner);
-  return cluster;
-}
-
-async function run(
-  cluster: FakeCluster,
-  inputs: Record<string, string>,
-): Promise<{ report: RunReport; log: string[] }> {
-  const { kubeconfig } = await cluster.start();
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  const kube = createKube(kc);
-  const logger = new RecordingLogger();
-  try {
-    const all: Record<string, string> = { namespaces: 'pr-5', timeout: '20s', 'fail-on': 'stuck', ...inputs };
-    const report = await runEngine(
-      readSettings((n) => all[n] ?? ''),
-      {
-        kube,
-        logger,
-        clock: systemClock,
-        github: () => Promise.reject(new Error('no GitHub here')),
-        serverUrl: 'https://github.com',
-        pollMs: 200,
-      },
-      {},
-    );
-    return { report, log: logger.lines };
-  } finally {
-    await kube.close();
-  }
-}
-
-const owners = (r: RunReport): OwnerAction[] => r.lifecycle?.owners ?? [];
 /** Writes the run sent to the owner type. */
 const ownerWrites = (cluster: FakeCluster, f: GitOpsFlavour): string[] =>
   cluster.requests

@@ -1,4 +1,6 @@
+import { toApplication, toKustomization } from '../../src/diagnosis/snapshot/actor-raw.js';
 import type { GitOpsOwner } from '../../src/diagnosis/types.js';
+import type { GitopsOwnerPolicy } from '../../src/model/lifecycle.js';
 import { grantOf, planOwners, prunedWith, suspension } from '../../src/teardown/gitops-plan.js';
 
 const owner = (over: Partial<GitOpsOwner> = {}): GitOpsOwner => ({
@@ -85,6 +87,7 @@ describe('which GitOps owners go first, and how', () => {
       namespace: 'flux-system',
       name: 'preview-7',
       uid: 'hr-uid',
+      resourceVersion: '9',
       targets: ['pr-7'],
     });
   });
@@ -135,5 +138,198 @@ describe('which GitOps owners go first, and how', () => {
     },
   ])('what goes with it: $name', ({ given, want }) => {
     expect(prunedWith(given)).toEqual(want);
+  });
+});
+
+/** The names of one world: every name that is not the API's own (groups, kinds and field names stay). */
+interface Naming {
+  target: string;
+  home: string;
+  owner: string;
+  crd: string;
+  role: string;
+  app: string;
+}
+const NAMING: Naming = {
+  target: 'pr-5',
+  home: 'flux-system',
+  owner: 'preview-web-5',
+  crd: 'widgets.acme.io',
+  role: 'web-reader',
+  app: 'web',
+};
+const RENAMED: Naming = {
+  target: 'review-app-913',
+  home: 'delivery',
+  owner: 'shop-913',
+  crd: 'gadgets.example.org',
+  role: 'system:shop-reader',
+  app: 'storefront',
+};
+
+/** A Flux Kustomization with prune whose inventory holds the target, a Deployment in it, and `cluster` entries. */
+function fluxOwner(n: Naming, cluster: ('crd' | 'role')[]): GitOpsOwner {
+  const ids = {
+    crd: `_${n.crd}_apiextensions.k8s.io_CustomResourceDefinition`,
+    role: `_${n.role.replaceAll(':', '__')}_rbac.authorization.k8s.io_ClusterRole`,
+  };
+  const entries = [
+    `_${n.target}__Namespace`,
+    `${n.target}_${n.app}_apps_Deployment`,
+    ...cluster.map((c) => ids[c]),
+  ];
+  return toKustomization({
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    metadata: {
+      namespace: n.home,
+      name: n.owner,
+      uid: 'u-1',
+      resourceVersion: '7',
+      finalizers: ['finalizers.fluxcd.io'],
+    },
+    spec: { prune: true, interval: '1m' },
+    status: { inventory: { entries: entries.map((id) => ({ id, v: 'v1' })) } },
+  });
+}
+
+/** An Argo CD Application with the resources finalizer whose status.resources hold the target's and `cluster` ones. */
+function argoOwner(n: Naming, cluster: ('crd' | 'role')[]): GitOpsOwner {
+  const objects = {
+    crd: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: n.crd },
+    role: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', name: n.role },
+  };
+  return toApplication({
+    apiVersion: 'argoproj.io/v1alpha1',
+    metadata: {
+      namespace: n.home,
+      name: n.owner,
+      uid: 'u-1',
+      resourceVersion: '7',
+      finalizers: ['resources-finalizer.argocd.argoproj.io'],
+    },
+    spec: {
+      destination: { namespace: n.target },
+      syncPolicy: { automated: { prune: true }, syncOptions: ['CreateNamespace=true'] },
+    },
+    status: {
+      resources: [
+        { group: 'apps', version: 'v1', kind: 'Deployment', namespace: n.target, name: n.app },
+        ...cluster.map((c) => objects[c]),
+      ],
+    },
+  });
+}
+
+/** The decision as the metamorphic relation compares it: the verb, and the words with every name put back. */
+function decision(n: Naming, owner: GitOpsOwner, policy: GitopsOwnerPolicy): string {
+  const [step] = planOwners([owner], [{ name: n.target, labels: {} }], policy);
+  const words = `${step?.verb ?? 'absent'}: ${step?.why ?? ''}${step?.instead ?? ''}`;
+  return (Object.keys(n) as (keyof Naming)[])
+    .sort((a, b) => n[b].length - n[a].length)
+    .reduce((text, k) => text.split(n[k]).join(`<${k}>`), words);
+}
+
+describe('the delete decision reads the whole reach (metamorphic)', () => {
+  const OWNERS = [
+    { name: 'Flux', make: fluxOwner },
+    { name: 'Argo CD', make: argoOwner },
+  ];
+  const POLICIES: GitopsOwnerPolicy[] = ['delete', 'delete-or-suspend', 'suspend'];
+
+  test.each(OWNERS.flatMap((o) => POLICIES.map((policy) => ({ ...o, policy }))))(
+    '$name, $policy: renaming every non-API name leaves the decision as it is',
+    ({ make, policy }) => {
+      const before = decision(NAMING, make(NAMING, ['crd', 'role']), policy);
+      expect(decision(RENAMED, make(RENAMED, ['crd', 'role']), policy)).toBe(before);
+      expect(before).not.toMatch(/^absent/);
+    },
+  );
+
+  test.each(OWNERS)('$name: the decision names each cluster-scoped object it cites', ({ make }) => {
+    expect(decision(NAMING, make(NAMING, ['crd', 'role']), 'delete')).toMatch(
+      /^none: deleting it would (prune|delete) CustomResourceDefinition <crd>, ClusterRole <role>/,
+    );
+  });
+
+  test.each(
+    OWNERS.flatMap((o) => [
+      { ...o, left: ['role'] as ('crd' | 'role')[], gone: 'the CRD' },
+      { ...o, left: ['crd'] as ('crd' | 'role')[], gone: 'the ClusterRole' },
+    ]),
+  )('$name: without $gone, the other one still keeps it from being deleted', ({ make, left }) => {
+    expect(decision(NAMING, make(NAMING, left), 'delete')).toMatch(/^none: deleting it would/);
+  });
+
+  test.each(OWNERS)('$name: without its cluster-scoped entries, delete is allowed again', ({ make }) => {
+    expect(decision(NAMING, make(NAMING, []), 'delete')).toBe('delete: ');
+    expect(decision(NAMING, make(NAMING, []), 'delete-or-suspend')).toBe('delete: ');
+  });
+
+  test('delete-or-suspend suspends it instead, saying why; suspend alone is not held back by cluster-scoped objects', () => {
+    const owner = fluxOwner(NAMING, ['crd', 'role']);
+    expect(decision(NAMING, owner, 'delete-or-suspend')).toBe(
+      'suspend: deleting it would prune CustomResourceDefinition <crd>, ClusterRole <role>, outside the targets',
+    );
+    expect(decision(NAMING, owner, 'suspend')).toBe('suspend: ');
+  });
+
+  test.each([
+    { name: 'prune: false', spec: { prune: false }, want: 'delete: ' },
+    { name: 'deletionPolicy: Orphan', spec: { prune: true, deletionPolicy: 'Orphan' }, want: 'delete: ' },
+    {
+      name: 'deletionPolicy: Delete, prune: false',
+      spec: { prune: false, deletionPolicy: 'Delete' },
+      want: /^none: deleting it would prune/,
+    },
+    {
+      name: 'deletionPolicy: WaitForTermination',
+      spec: { prune: false, deletionPolicy: 'WaitForTermination' },
+      want: /^none: deleting it would prune/,
+    },
+    {
+      name: 'a deletionPolicy not known here',
+      spec: { prune: false, deletionPolicy: 'Someday' },
+      want: /^none: deleting it would prune/,
+    },
+    {
+      name: 'suspended (Flux skips its garbage collection)',
+      spec: { prune: true, suspend: true },
+      want: 'delete: ',
+    },
+  ])('Flux, $name: what its controller removes with it decides', ({ spec, want }) => {
+    const owner = fluxOwner(NAMING, ['crd']);
+    const raw = {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      metadata: { namespace: 'flux-system', name: owner.name, uid: 'u-1', resourceVersion: '7' },
+      spec,
+      status: {
+        inventory: {
+          entries: [
+            { id: '_pr-5__Namespace' },
+            { id: '_widgets.acme.io_apiextensions.k8s.io_CustomResourceDefinition' },
+          ],
+        },
+      },
+    };
+    const got = decision(NAMING, toKustomization(raw), 'delete');
+    if (typeof want === 'string') expect(got).toBe(want);
+    else expect(got).toMatch(want);
+  });
+
+  test('Argo CD without the resources finalizer deletes nothing with it: delete is allowed', () => {
+    const owner = { ...argoOwner(NAMING, ['crd', 'role']), finalizers: [] };
+    expect(decision(NAMING, owner, 'delete')).toBe('delete: ');
+  });
+
+  test('more than eight objects: eight named, the rest counted', () => {
+    const many = Array.from({ length: 11 }, (_, i) => ({
+      group: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: `r${i}`,
+    }));
+    const owner = { ...fluxOwner(NAMING, []), clusterObjects: many };
+    expect(decision(NAMING, owner, 'delete')).toMatch(
+      /ClusterRole r7 and 3 more, outside the targets: not deleted;/,
+    );
   });
 });

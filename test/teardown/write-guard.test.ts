@@ -1,6 +1,6 @@
 import { UnverifiedWrite, type Kube } from '../../src/kube/port.js';
 import type { NamespaceState } from '../../src/model/cluster.js';
-import { guardWrites } from '../../src/teardown/write-guard.js';
+import { guardWrites, type OwnerGrant } from '../../src/teardown/write-guard.js';
 
 const UID = 'uid-pr-1';
 const KIALIS = { group: 'kiali.io', version: 'v1alpha1', resource: 'kialis' };
@@ -185,13 +185,15 @@ describe('the one write outside the targets: a GitOps owner this run read and ve
     namespace: 'flux-system',
     name: 'preview-pr-1',
     uid: 'ks-uid',
+    resourceVersion: '4',
     targets: ['pr-1'],
+    takes: [] as string[] | undefined,
   };
   const guard = { uid: 'ks-uid', resourceVersion: '4' };
   const OWNER_ROWS: {
     name: string;
     write: Write;
-    grants?: (typeof GRANT)[];
+    grants?: OwnerGrant[];
     reads?: (NamespaceState | undefined)[];
     expect: 'sent' | RegExp;
   }[] = [
@@ -201,13 +203,51 @@ describe('the one write outside the targets: a GitOps owner this run read and ve
       expect: 'sent',
     },
     {
-      name: 'delete: the granted owner under its UID',
+      name: 'delete: the granted owner under its UID and resourceVersion',
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard),
+      expect: 'sent',
+    },
+    {
+      name: 'delete without the resourceVersion precondition (the owner may have grown since its reach was read)',
       write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { uid: 'ks-uid' }),
+      expect:
+        /DELETE of kustomizations flux-system\/preview-pr-1 not sent: it carries resourceVersion \(none\) as its precondition, not 4, the version whose reach was read/,
+    },
+    {
+      name: 'a suspension at another resourceVersion than the one whose reach was read',
+      write: (k) =>
+        k.patchSpec(
+          KUSTOMIZATIONS,
+          'flux-system',
+          'preview-pr-1',
+          { uid: 'ks-uid', resourceVersion: '9' },
+          {},
+        ),
+      expect: /PATCH of kustomizations flux-system\/preview-pr-1 not sent: it carries resourceVersion 9/,
+    },
+    {
+      name: 'delete of an owner whose prune reaches cluster-scoped objects',
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard),
+      grants: [{ ...GRANT, takes: ['CustomResourceDefinition widgets.acme.io', 'ClusterRole web-reader'] }],
+      expect:
+        /not sent: deleting it would remove CustomResourceDefinition widgets.acme.io, ClusterRole web-reader, outside every target/,
+    },
+    {
+      name: 'delete of an owner whose prune was not read (a HelmRelease)',
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard),
+      grants: [{ ...GRANT, takes: undefined }],
+      expect: /not sent: what deleting it removes with it was not read/,
+    },
+    {
+      name: 'its suspension, though: a suspension removes nothing',
+      write: (k) => k.patchSpec(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard, { suspend: true }),
+      grants: [{ ...GRANT, takes: ['ClusterRole web-reader'] }],
       expect: 'sent',
     },
     {
       name: 'the same owner under another UID (deleted and created again since it was read)',
-      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { uid: 'new-uid' }),
+      write: (k) =>
+        k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { ...guard, uid: 'new-uid' }),
       expect:
         /DELETE of kustomizations flux-system\/preview-pr-1 not sent: namespace "flux-system" is not a target/,
     },
@@ -225,7 +265,7 @@ describe('the one write outside the targets: a GitOps owner this run read and ve
     },
     {
       name: 'an owner whose target namespace was read recreated under another UID',
-      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', { uid: 'ks-uid' }),
+      write: (k) => k.deleteObject(KUSTOMIZATIONS, 'flux-system', 'preview-pr-1', guard),
       reads: [ns({ uid: 'someone-else' })],
       expect: /not sent: namespace "pr-1" is now another one/,
     },

@@ -56,17 +56,52 @@ function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resourc
   };
 }
 
+/** One object of a Flux inventory, or of Argo CD's `status.resources` (`namespace` empty: cluster-scoped). */
+type Applied = { namespace: string; name: string; group: string; kind: string };
+
+/**
+ * A Flux inventory id, `<namespace>_<name>_<group>_<kind>`, read as Flux's cli-utils reads it: the namespace up to the
+ * first `_`, kind and group from the end, the rest the name (`__` in it a `:`, as RBAC names have); undefined when the
+ * id is not of that form.
+ */
+function inventoryEntry(id: string): Applied | undefined {
+  const [first, last] = [id.indexOf('_'), id.lastIndexOf('_')];
+  const rest = id.slice(first + 1, last);
+  const cut = rest.lastIndexOf('_');
+  const name = rest.slice(0, cut).replaceAll('__', ':');
+  const kind = id.slice(last + 1);
+  if (first < 0 || last <= first || cut < 0 || !name || name.includes('_') || !kind) return undefined;
+  return { namespace: id.slice(0, first), name, group: rest.slice(cut + 1), kind };
+}
+
+/** A Flux inventory: every entry it holds, or why it cannot be read whole. */
+function inventoryOf(inventory: unknown): { entries: Applied[]; unread?: string } {
+  if (inventory === undefined || inventory === null)
+    return { entries: [], unread: 'it has no status.inventory' };
+  const list = obj(inventory).entries ?? [];
+  if (!Array.isArray(list)) return { entries: [], unread: 'its status.inventory.entries is not a list' };
+  const ids = list.map((e) => str(obj(e).id) ?? '');
+  const bad = ids.find((id) => inventoryEntry(id) === undefined);
+  const entries = ids.flatMap((id) => inventoryEntry(id) ?? []);
+  if (bad === undefined) return { entries };
+  return {
+    entries,
+    unread: `its status.inventory holds an id that is not <namespace>_<name>_<group>_<kind> ("${bad.slice(0, 120)}")`,
+  };
+}
+
+/** The cluster-scoped objects among `applied`. */
+const clusterScoped = (applied: Applied[]): GitOpsOwner['clusterObjects'] =>
+  applied.filter((a) => a.namespace === '').map(({ group, kind, name }) => ({ group, kind, name }));
+
 /**
  * A Flux Kustomization: the namespace it applies into (`spec.targetNamespace`), and what its inventory holds — a
- * `_<ns>__Namespace` entry is the Namespace object itself, `<ns>_<name>_<group>_<kind>` an object in it.
+ * `_<ns>__Namespace` entry is the Namespace object itself, `<ns>_<name>_<group>_<kind>` an object in it, an entry
+ * without a namespace any other cluster-scoped object (a CRD, a ClusterRole).
  */
 export function toKustomization(o: unknown): GitOpsOwner {
   const spec = obj(obj(o).spec);
-  const inventory = obj(obj(o).status).inventory;
-  const entries = arr(obj(inventory).entries).flatMap((e) => {
-    const parts = (str(obj(e).id) ?? '').split('_');
-    return parts.length === 4 ? [{ namespace: parts[0]!, name: parts[1]!, kind: parts[3]! }] : [];
-  });
+  const { entries, unread } = inventoryOf(obj(obj(o).status).inventory);
   const target = str(spec.targetNamespace);
   const targets = [
     ...(target ? [{ namespace: target, field: 'spec.targetNamespace' }] : []),
@@ -75,13 +110,17 @@ export function toKustomization(o: unknown): GitOpsOwner {
       .map((e) => ({ namespace: e.namespace, field: 'status.inventory' })),
   ];
   const ready = line(cond(o, 'Ready'));
+  const deletionPolicy = str(spec.deletionPolicy);
   return {
     ...ownerBase(o, 'Kustomization', 'kustomize.toolkit.fluxcd.io', 'kustomizations'),
     targets: dedupe(targets),
-    createsNamespace: entries.filter((e) => e.kind === 'Namespace' && e.namespace === '').map((e) => e.name),
+    createsNamespace: entries
+      .filter((e) => e.kind === 'Namespace' && e.group === '' && e.namespace === '')
+      .map((e) => e.name),
     prune: spec.prune === true,
     objects: entries.length,
-    ...(inventory === undefined || inventory === null ? { reachUnread: 'it has no status.inventory' } : {}),
+    ...(unread ? { reachUnread: unread } : { clusterObjects: clusterScoped(entries) }),
+    ...(deletionPolicy ? { deletionPolicy } : {}),
     ...(spec.suspend === true ? { paused: 'spec.suspend: true' } : {}),
     ...(ready ? { ready } : {}),
   };
@@ -116,6 +155,13 @@ export function toApplication(o: unknown): GitOpsOwner {
   const dest = str(obj(spec.destination).namespace);
   const policy = obj(spec.syncPolicy);
   const resources = arr(status.resources).map(obj);
+  const applied = resources.map((r) => ({
+    namespace: str(r.namespace) ?? '',
+    name: str(r.name) ?? '',
+    group: str(r.group) ?? '',
+    kind: str(r.kind) ?? '',
+  }));
+  const unread = resourcesUnread(status.resources, applied);
   const namespaces = resources
     .filter((r) => r.kind === 'Namespace' && !r.group)
     .flatMap((r) => str(r.name) ?? []);
@@ -137,11 +183,20 @@ export function toApplication(o: unknown): GitOpsOwner {
       ? { paused: 'no spec.syncPolicy.automated: it applies only when someone syncs it' }
       : {}),
     objects: resources.length,
-    ...(status.resources === undefined ? { reachUnread: 'it has no status.resources' } : {}),
+    ...(unread ? { reachUnread: unread } : { clusterObjects: clusterScoped(applied) }),
     ...(reconciledAt ? { reconciledAt } : {}),
     ...(sync ? { ready: `sync=${sync}` } : {}),
     ...(owner ? { generatedBy: `ApplicationSet ${str(owner.name) ?? ''}` } : {}),
   };
+}
+
+/** Why Argo CD's `status.resources` cannot be read whole, when it cannot. */
+function resourcesUnread(resources: unknown, applied: Applied[]): string | undefined {
+  if (resources === undefined || resources === null) return 'it has no status.resources';
+  if (!Array.isArray(resources)) return 'its status.resources is not a list';
+  if (applied.some((a) => !a.kind || !a.name))
+    return 'its status.resources holds an entry without its kind or name';
+  return undefined;
 }
 
 function dedupe(targets: GitOpsOwner['targets']): GitOpsOwner['targets'] {
