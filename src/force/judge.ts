@@ -56,6 +56,15 @@ function suggestion(finalizer: string): string {
 export type Verdict =
   { removal: Removal } | { refusal: { finalizer: string; reason: string; remedy: string } };
 
+/** What brings back the controller that removes a finalizer: a restart when it runs but does not lead. */
+function fixOf(owner: Finding['owner']): string {
+  if (!owner) return 'fix the controller that owns it';
+  if (owner.present === true) return `let ${owner.controller} finish (it runs)`;
+  if (owner.status === 'running but not leading')
+    return `restart ${owner.controller} (running but not leading)`;
+  return `fix or reinstall ${owner.controller}`;
+}
+
 function refusal(
   finalizer: string,
   guarded: { waiting: boolean; loose: string | undefined; risk: string | undefined } | undefined,
@@ -66,13 +75,15 @@ function refusal(
     const which = guarded.loose
       ? `pattern "${guarded.loose}" is a wildcard and does not name it exactly`
       : 'no pattern names it exactly';
+    // Waiting is said only where something is at work; a guard whose controller is down or gone is fixed, not awaited.
+    const first = guarded.waiting ? 'wait for it to finish' : fixOf(owner);
     return {
       finalizer,
       reason: `${finalizer} ${why}; ${which}`,
-      remedy: `wait for it to finish, or name "${finalizer}" exactly in force-finalizers to remove it knowingly (risk: ${guarded.risk ?? 'unknown'})`,
+      remedy: `${first}, or name "${finalizer}" exactly in force-finalizers to remove it knowingly (risk: ${guarded.risk ?? 'unknown'})`,
     };
   }
-  const fix = owner ? `fix or reinstall ${owner.controller}` : 'fix the controller that owns it';
+  const fix = fixOf(owner);
   return {
     finalizer,
     reason: `no force-finalizers pattern matches ${finalizer}`,

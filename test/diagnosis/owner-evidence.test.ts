@@ -307,7 +307,25 @@ const rows: Row[] = [
         }),
       ],
     },
-    expect: { severity: 'error', verdict: 'down', leaked: false },
+    expect: {
+      severity: 'error',
+      verdict: 'down',
+      leaked: false,
+      // Ready replicas beside an expired Lease: the conflict is named, and the remedy restarts the hung controller.
+      summary:
+        'acme.io/teardown on gizmos.widgets.dev/a, gizmos.widgets.dev/b: down: Deployment platform/zeta-manager is running but not leading (Lease platform/zeta-leader last renewed 1h00m ago), so it removes nothing until it is restarted',
+      owner: expect.objectContaining({ present: false, status: 'running but not leading' }) as never,
+      remedy: expect.objectContaining({
+        commands: [
+          'kubectl rollout restart deployment/zeta-manager -n platform',
+          'kubectl logs -n platform deployment/zeta-manager --tail=100',
+        ],
+        note: expect.not.stringMatching(/\bwait\b/i) as unknown,
+      }) as never,
+    },
+    evidence: [
+      /^Deployment platform\/zeta-manager is running but not leading \(Lease platform\/zeta-leader last renewed 1h00m ago\): 1 ready replica\(s\)$/,
+    ],
   },
   {
     name: 'an expired Lease is no sign of life: leaked',

@@ -7,11 +7,25 @@ export type ActorRole = 'releases' | 'recreates' | 'refuses';
 /** Alive now, not alive, or not told by what this run could read. */
 export type LiveState = 'live' | 'down' | 'unknown';
 
+/**
+ * Running but not leading: its pods are ready, and the leader-election Lease they hold expired — a hung controller,
+ * which releases nothing until it is restarted (or takes the Lease again).
+ */
+export interface NotLeading {
+  /** `namespace/name` of the Lease. */
+  lease: string;
+  /** Seconds since its last renewal, when it was ever renewed. */
+  renewedAgo?: number;
+  ready: number;
+}
+
 /** Whether an actor is alive, and what this run read that says so (a 403 or a timeout quoted when it could not). */
 export interface Liveness {
   state: LiveState;
   /** One line each: `Deployment a/b: 1 ready replica`, `Lease kube-system/kube-controller-manager renewed 2s ago`. */
   evidence: string[];
+  /** The evidence conflicts: ready replicas, expired Lease (then the state is `down`). */
+  notLeading?: NotLeading;
 }
 
 /**

@@ -4,6 +4,7 @@
  * never tie a workload to a finalizer: a verdict must survive renaming everything that is not an API name. Pure.
  */
 import { compareText } from '../../shared/compare.js';
+import { formatSeconds } from '../../shared/duration.js';
 import type { Leftover } from '../../model/findings.js';
 import { READ_AREA } from '../snapshot/read-paths.js';
 import type { Snapshot, WorkloadState } from '../types.js';
@@ -40,7 +41,8 @@ export function describeWorkload(w: WorkloadState): string {
 
 /**
  * Whether a workload is alive now. A leader-elected controller acts only while its pod holds a fresh Lease, so a Lease
- * its pod holds decides; without one, its ready replicas do (status.readyReplicas); being deleted is not alive.
+ * its pod holds decides; without one, its ready replicas do (status.readyReplicas); being deleted is not alive. Ready
+ * replicas beside an expired Lease conflict, and the conflict is said: running but not leading.
  */
 export function workloadLiveness(s: Pick<Snapshot, 'takenAt' | 'leases'>, w: WorkloadState): Liveness {
   const ref = `${w.kind} ${w.namespace}/${w.name}`;
@@ -48,7 +50,26 @@ export function workloadLiveness(s: Pick<Snapshot, 'takenAt' | 'leases'>, w: Wor
   const ready = `${ref}: ${w.readyReplicas} ready replica(s)`;
   const leases = leasesOf(s, w).sort((a, b) => (a.renewedAgo ?? Infinity) - (b.renewedAgo ?? Infinity));
   const lease = leases[0];
-  if (lease) return { state: lease.fresh ? 'live' : 'down', evidence: [describeLease(lease), ready] };
+  if (lease?.fresh) return { state: 'live', evidence: [describeLease(lease), ready] };
+  if (lease && w.readyReplicas > 0) {
+    const when =
+      lease.renewedAgo === undefined
+        ? 'never renewed'
+        : `last renewed ${formatSeconds(lease.renewedAgo)} ago`;
+    const l = `${lease.lease.namespace}/${lease.lease.name}`;
+    return {
+      state: 'down',
+      evidence: [
+        `${ref} is running but not leading (Lease ${l} ${when}): ${w.readyReplicas} ready replica(s)`,
+      ],
+      notLeading: {
+        lease: l,
+        ...(lease.renewedAgo !== undefined ? { renewedAgo: lease.renewedAgo } : {}),
+        ready: w.readyReplicas,
+      },
+    };
+  }
+  if (lease) return { state: 'down', evidence: [describeLease(lease), ready] };
   return { state: w.readyReplicas > 0 ? 'live' : 'down', evidence: [ready] };
 }
 

@@ -174,9 +174,7 @@ function custom(s: Snapshot, f: string, objects: Leftover[]): Finding {
     remedy: {
       ...remedy,
       policy: forceFinalizersPolicy([f]),
-      note: parts.leaked
-        ? 'No live actor can release it, so nothing will ever remove this finalizer; removing it skips that controller’s cleanup (external resources it managed may be left behind).'
-        : 'Wait for its controller, or fix it: removing the finalizer skips the cleanup it still intends to do.',
+      note: parts.note,
     },
     leaked: parts.leaked,
     targets: objects.map((l) => objectTarget(s, l)),
