@@ -61,7 +61,11 @@ describe('an operator running but not leading', () => {
         ),
       );
       expect(f.remedy.commands[0]).toBe(`kubectl rollout restart deployment/gizmo-operator -n ${ops}`);
-      expect(run.summary).toContain(`rollout restart deployment/gizmo-operator -n ${ops}`);
+      // The summary wraps a long command with `\` line continuations, and names the context.
+      const commands = run.summary.replace(/ \\\n\s*/g, ' ');
+      expect(commands).toContain(
+        `kubectl --context realkube rollout restart deployment/gizmo-operator -n ${ops}`,
+      );
       expect(run.summary).not.toMatch(/Wait for its controller|\(not running\)/);
       await clearFinalizers(`/apis/${GROUP}/v1/namespaces/${app}/gizmos/g1`);
       expect(await waitGone(app)).toBe(true);
