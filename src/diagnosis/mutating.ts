@@ -3,6 +3,7 @@
  * (operation, group, version, resource or subresource, scope) and its namespace and object selectors. Pure.
  */
 import { servedWhere } from './refs.js';
+import type { Backing } from './types.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json =>
@@ -37,7 +38,7 @@ export interface MutatingWebhookState {
   /** `service namespace/name` or `url …`. */
   served: string;
   /** Its Service and ready endpoints, when read. */
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
 }
 
 /** A write as a webhook's rules see it: the resource (and subresource), scope, and the labels its selectors read. */

@@ -2,6 +2,17 @@
 import type { Leftover, ScanChoice } from '../model/findings.js';
 import type { NamespaceState } from '../model/cluster.js';
 
+/** The Service behind a webhook or an API: whether it exists, its ready endpoint addresses, whether its namespace goes. */
+export interface Backing {
+  serviceExists: boolean;
+  readyEndpoints: number;
+  /**
+   * The deletionTimestamp of the Service's namespace, read only where the backend is down: that namespace is being
+   * deleted (its provider uninstalled), so the backend is not coming back.
+   */
+  namespaceDeleting?: string;
+}
+
 /** An aggregated APIService as the diagnosis sees it. */
 export interface ApiServiceState {
   name: string;
@@ -11,7 +22,7 @@ export interface ApiServiceState {
   service?: { namespace: string; name: string; port?: number };
   available: { status: string; reason?: string; message?: string } | undefined;
   /** Whether the backing Service exists and how many ready endpoint addresses it has (undefined = not looked up). */
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
 }
 
 /** An admission webhook that intercepts DELETE on some resources. */
@@ -24,7 +35,7 @@ export interface WebhookState {
   deleteResources: string[];
   service?: { namespace: string; name: string };
   url?: string;
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
   /** Its place in the configuration's `webhooks` list: what a patch that removes only it names. */
   index: number;
   /** The configuration's other webhooks (those that intercept no DELETE too), each with where it is served. */
@@ -150,7 +161,7 @@ export interface ConversionState {
     service?: { namespace: string; name: string; path?: string; port?: number };
     url?: string;
   };
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
   /** How many objects a metadata list at `storedAt` found (they are in `leftovers`); undefined when not listed. */
   listed?: number;
 }

@@ -19,6 +19,7 @@ import type { KubeReader } from '../../kube/port.js';
 import type { Reads } from './reader.js';
 import type {
   ApiServiceState,
+  Backing,
   BindingState,
   CrdState,
   LeaseState,
@@ -29,13 +30,25 @@ import type {
   WorkloadState,
 } from '../types.js';
 
-type Backing = { serviceExists: boolean; readyEndpoints: number };
-
 /**
  * Whether a Service exists and how many ready addresses back it: its EndpointSlices at the version discovery serves
- * (v1, else v1beta1), else its legacy Endpoints where no EndpointSlice is served; undefined if unreadable.
+ * (v1, else v1beta1), else its legacy Endpoints where no EndpointSlice is served; undefined if unreadable. Where it is
+ * down, whether its namespace is being deleted (the cause one step removed: its provider is being uninstalled).
  */
 export async function readBacking(
+  reads: Reads,
+  what: string,
+  ns: string,
+  name: string,
+): Promise<Backing | undefined> {
+  const backing = await readService(reads, what, ns, name);
+  if (!backing || (backing.serviceExists && backing.readyEndpoints > 0)) return backing;
+  const namespace = await reads.call(`${what} namespace`, (r) => r.getNamespace(ns));
+  const since = namespace?.deletionTimestamp;
+  return since ? { ...backing, namespaceDeleting: since } : backing;
+}
+
+async function readService(
   reads: Reads,
   what: string,
   ns: string,
