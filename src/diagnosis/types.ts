@@ -287,6 +287,8 @@ export interface Snapshot {
   access?: AccessSight[];
   /** Kubernetes' own controllers, read when a built-in finalizer is held; undefined = not read. */
   controlPlane?: ControlPlaneState;
+  /** By Service name: the cloud load balancer (status.loadBalancer) of each Service the load-balancer finalizer holds. */
+  loadBalancers?: Record<string, string[]>;
   /** GitOps owner objects of the cluster, when read (at the end of a run, for every target). */
   gitops?: GitOpsOwner[];
   /** ValidatingAdmissionPolicyBindings whose policy could not evaluate (named by a refused delete). */

@@ -3,6 +3,8 @@ import type { Finding } from '../model/findings.js';
 import { firstMatch } from '../shared/glob.js';
 import type { Removal } from '../model/force.js';
 
+const LB_CLEANUP = 'service.kubernetes.io/load-balancer-cleanup';
+
 /** What removing a well-known built-in finalizer leaves behind. */
 const RISKS: Record<string, string> = {
   'kubernetes.io/pvc-protection':
@@ -33,10 +35,19 @@ export function needsExactName(finalizer: string, waiting: boolean): boolean {
 }
 
 /** What removing `finalizer` risks, given whether it waits legitimately and whether its owner runs. */
-export function riskOf(finalizer: string, waiting: boolean, owner?: Finding['owner']): string | undefined {
+export function riskOf(
+  finalizer: string,
+  waiting: boolean,
+  owner?: Finding['owner'],
+  loadBalancer?: readonly string[],
+): string | undefined {
   const parts: string[] = [];
   if (waiting) parts.push(`${finalizer} is still legitimately waiting; removing it skips what it waits for`);
-  const known = RISKS[finalizer];
+  // The load balancer by its address where the Service's status named it: what the cloud account keeps.
+  const named = loadBalancer?.length && finalizer === LB_CLEANUP;
+  const known = named
+    ? `the cloud load balancer ${loadBalancer.join(', ')} is not deleted: it is leaked and keeps costing money`
+    : RISKS[finalizer];
   if (known) parts.push(known);
   if (owner?.present === true) {
     parts.push(
@@ -97,8 +108,9 @@ export function judge(
   waiting: boolean,
   patterns: readonly string[],
   owner?: Finding['owner'],
+  loadBalancer?: readonly string[],
 ): Verdict {
-  const risk = riskOf(finalizer, waiting, owner);
+  const risk = riskOf(finalizer, waiting, owner, loadBalancer);
   const guarded = needsExactName(finalizer, waiting);
   const loose = firstMatch(patterns, finalizer);
   const pattern = patterns.find((p) => p === finalizer) ?? (guarded ? undefined : loose);

@@ -146,6 +146,8 @@ export type ForceTarget =
       finalizers: string[];
       /** Finalizers that are legitimately waiting (e.g. pvc-protection with a pod still using the claim). */
       waiting: string[];
+      /** A Service's cloud load balancer (status.loadBalancer: IP or hostname), what its finalizer guards. */
+      loadBalancer?: string[];
     }
   | { kind: 'namespace-metadata-finalizers'; finalizers: string[] }
   | {

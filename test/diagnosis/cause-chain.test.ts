@@ -1,13 +1,14 @@
 /**
  * The cause one step removed, over the fake API server: an APIService or a webhook whose backend is down because the
  * backend's own namespace is being deleted (its provider uninstalled) says so, and that the backend is not coming
- * back; with that namespace not being deleted, the same backend is only down, and may come back.
+ * back; with that namespace not being deleted, the same backend is only down, and may come back. A load-balancer
+ * finalizer names the load balancer it guards, from the Service's status.loadBalancer.
  */
 import { diagnose } from '../../src/diagnosis/index.js';
 import { takeSnapshot } from '../../src/diagnosis/snapshot/take.js';
 import type { Finding } from '../../src/model/findings.js';
 import { FakeCluster } from '../fake-apiserver/index.js';
-import { FAST, connectKube } from '../helpers/harness.js';
+import { FAST, connectKube, runEngine } from '../helpers/harness.js';
 
 const GVR_CM = { group: '', version: 'v1', resource: 'configmaps' };
 
@@ -104,5 +105,74 @@ describe('a webhook whose backend’s namespace is being deleted', () => {
     const f = found.find((x) => x.id === 'content-delete-refused')!;
     expect(f.summary).not.toMatch(/being deleted/);
     expect(f.remedy.note).toMatch(/^Its service is down \(read in this run\)\. Restore it/);
+  }, 30_000);
+});
+
+describe('a load-balancer finalizer names its load balancer (status.loadBalancer)', () => {
+  const LB = 'service.kubernetes.io/load-balancer-cleanup';
+  const SERVICES = { group: '', version: 'v1', resource: 'services' };
+
+  /** preview-1 holds Service edge with the finalizer and, when `ingress`, those status.loadBalancer.ingress entries. */
+  function lbWorld(ingress?: unknown[]): FakeCluster {
+    const c = new FakeCluster({ controller: FAST });
+    c.addNamespace('preview-1');
+    c.addObject(SERVICES, {
+      namespace: 'preview-1',
+      name: 'edge',
+      finalizers: [LB],
+      spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
+      ...(ingress ? { status: { loadBalancer: { ingress } } } : {}),
+    });
+    return c;
+  }
+
+  async function forced(cluster: FakeCluster) {
+    try {
+      const { kubeconfig } = await cluster.start();
+      const { report } = await runEngine(kubeconfig, {
+        namespaces: 'preview-1',
+        timeout: '10s',
+        force: 'on',
+        'force-after': '1s',
+        'force-finalizers': LB,
+        'fail-on': 'never',
+      });
+      return report.targets[0]!;
+    } finally {
+      await cluster.stop();
+    }
+  }
+
+  test('forced: the risk names the load balancer by its IP and hostname; text that is no address is dropped', async () => {
+    const t = await forced(
+      lbWorld([
+        { ip: '203.0.113.7' },
+        { hostname: 'a1b2.elb.example.com' },
+        { hostname: 'x](http://evil) `y`' },
+      ]),
+    );
+    const removal = t.force!.plan.steps.flatMap((s) => (s.kind === 'object-finalizers' ? s.remove : []))[0];
+    expect(removal?.risk).toBe(
+      'the cloud load balancer 203.0.113.7, a1b2.elb.example.com is not deleted: it is leaked and keeps costing money',
+    );
+    expect(JSON.stringify(t)).not.toContain('evil');
+    // The finding says it before forcing: the summary names it after the object, the evidence cites the status.
+    const f = t.findings.find((x) => x.id === 'finalizer-owner-gone' && x.summary.startsWith(LB))!;
+    expect(f.summary).toMatch(
+      /^service\.kubernetes\.io\/load-balancer-cleanup on services\/edge \(load balancer 203\.0\.113\.7, a1b2\.elb\.example\.com\): /,
+    );
+    expect(f.evidence).toContainEqual({
+      object: 'service/edge',
+      field: 'status.loadBalancer.ingress',
+      value: '203.0.113.7, a1b2.elb.example.com',
+    });
+  }, 30_000);
+
+  test('flipped — no status.loadBalancer: the risk says a load balancer, none named', async () => {
+    const t = await forced(lbWorld());
+    const removal = t.force!.plan.steps.flatMap((s) => (s.kind === 'object-finalizers' ? s.remove : []))[0];
+    expect(removal?.risk).toBe(
+      'the cloud load balancer is not deleted: it is leaked and keeps costing money',
+    );
   }, 30_000);
 });
