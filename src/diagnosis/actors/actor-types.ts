@@ -53,6 +53,11 @@ export interface Actor {
    * Stopping such an owner stops it there too, so no remedy does that.
    */
   beyond?: { namespaces: string[]; unread?: string };
+  /**
+   * The object that generates a GitOps owner (`ApplicationSet argocd/previews`, from its ownerReferences): what to
+   * change, since it writes the owner back over any patch of it.
+   */
+  generator?: { kind: string; namespace: string; name: string };
 }
 
 /** A read the actor links depend on that failed: which, and the error as the server gave it. */

@@ -72,6 +72,12 @@ function ownerLiveness(v: GitOpsView, o: GitOpsOwner): Liveness {
   return { state: 'unknown', evidence: [`whether its controller runs could not be told: ${why}`] };
 }
 
+/** The ApplicationSet that generates an Application: in the Application's namespace, as its ownerReference says. */
+function generatorOf(o: GitOpsOwner): Pick<Actor, 'generator'> {
+  const [kind, name] = o.generatedBy?.split(' ') ?? [];
+  return kind && name ? { generator: { kind, namespace: o.namespace, name } } : {};
+}
+
 /** The GitOps owners that would bring the namespace back once it is gone, with their liveness. */
 export function recreators(v: GitOpsView): Actor[] {
   const ns = v.namespace.name;
@@ -96,6 +102,7 @@ export function recreators(v: GitOpsView): Actor[] {
         liveness: ownerLiveness(v, o),
         namespace: o.namespace,
         ...beyond,
+        ...generatorOf(o),
       },
     ];
   });
