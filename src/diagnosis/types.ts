@@ -220,6 +220,8 @@ export interface GitOpsOwner {
   deleting?: string;
   /** When its controller last reconciled it, as its status says (Argo CD `status.reconciledAt`). */
   reconciledAt?: string;
+  /** The newest other time its controller wrote into its status (a condition's transition, a finished operation). */
+  activity?: { field: string; at: string };
   /** Its Ready (Flux) or sync (Argo CD) condition, in one line. */
   ready?: string;
   /** The ApplicationSet that generates it, from its ownerReferences. */

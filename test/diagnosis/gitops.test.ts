@@ -98,6 +98,38 @@ describe('GitOps owners that bring a namespace back', () => {
     expect([f!.severity, f!.verdict, f!.basis![1]]).toEqual(want);
   });
 
+  test.each([
+    {
+      name: 'a sync finished 30s ago: alive (its own status says so)',
+      finishedAt: ago(30),
+      want: 'will-recreate',
+    },
+    {
+      name: 'a sync finished an hour ago: whether it runs is unknown',
+      finishedAt: ago(3600),
+      want: 'unknown',
+    },
+    {
+      name: 'a finish time in the future (untrusted): unknown',
+      finishedAt: '2099-01-01T00:00:00Z',
+      want: 'unknown',
+    },
+    { name: 'no time that parses: unknown', finishedAt: 'yesterday', want: 'unknown' },
+  ])('no reconciledAt, no controller tied by RBAC — $name', ({ finishedAt, want }) => {
+    const app = application();
+    const status: Record<string, unknown> = {
+      ...app.status,
+      operationState: { phase: 'Succeeded', finishedAt },
+    };
+    delete status.reconciledAt;
+    const [f] = willRecreate(view([toApplication({ ...app, status })]));
+    expect(f!.verdict).toBe(want);
+    if (want === 'will-recreate')
+      expect(f!.basis).toContain(
+        'Application argocd/preview-7: its controller wrote status.operationState.finishedAt 30s ago',
+      );
+  });
+
   test('an Application that only deploys into the namespace (no CreateNamespace, no Namespace resource) does not recreate it', () => {
     expect(willRecreate(view([toApplication(application({ options: [] }))]))).toEqual([]);
   });

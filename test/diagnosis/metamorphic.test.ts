@@ -228,6 +228,16 @@ const OWNER: { verdict: string; given: Partial<OwnerEvidence>; flips: [Partial<O
         [{ rbac: false }, 'gone passes will-recreate:unknown'],
       ],
     },
+    {
+      // No RBAC ties a controller to it (Argo CD's `*` ClusterRole ties none): the owner's own status is the evidence.
+      verdict: RECREATE,
+      given: { rbac: false, statusAgo: 30 },
+      flips: [
+        [{ statusAgo: 3600 }, 'gone passes will-recreate:unknown'],
+        [{ suspended: true }, 'gone passes will-recreate:down'],
+        [{ owner: false }, 'gone passes none'],
+      ],
+    },
   ];
 const UNSEEN = 'error fails none';
 const SIGHT: { verdict: string; inside: boolean; flip: string }[] = [
