@@ -82,6 +82,10 @@ function claimUsers(s: Snapshot, l: Leftover): string | undefined {
   return undefined;
 }
 
+/** The load balancer read for a leftover Service, if any. */
+const lb = (s: Snapshot, l: Leftover): string[] | undefined =>
+  l.resource.group === '' && l.resource.resource === 'services' ? s.loadBalancers?.[l.meta.name] : undefined;
+
 /** The force-planner target for one leftover: all its finalizers, and those legitimately waiting. */
 export function objectTarget(s: Snapshot, l: Leftover): ObjectTarget {
   return {
@@ -93,5 +97,6 @@ export function objectTarget(s: Snapshot, l: Leftover): ObjectTarget {
     deleting: l.meta.deletionTimestamp !== undefined,
     finalizers: [...l.meta.finalizers],
     waiting: l.meta.finalizers.filter((f) => waitingReason(s, l, f) !== undefined),
+    ...(lb(s, l) ? { loadBalancer: lb(s, l) } : {}),
   };
 }

@@ -18,7 +18,7 @@ export { BUILT_IN_FINALIZERS, isBuiltInFinalizer } from './finalizers.js';
 export { objectLabel } from './refs.js';
 export { FORCE_FINALIZE_NAMESPACE_POLICY } from './remedy.js';
 export { brokenApiService, brokenBinding, brokenWebhook } from './rules/still-broken.js';
-export { recreatesIt, willRecreate } from './rules/will-recreate.js';
+export { comesBack, mayRecreate, recreatesIt, willRecreate } from './rules/will-recreate.js';
 export { toApplication, toHelmRelease, toKustomization } from './snapshot/actor-raw.js';
 export { readAllPolicyBindings, readGitOps } from './snapshot/actor-reads.js';
 export {

@@ -4,6 +4,7 @@
  */
 import { servedWhere } from './refs.js';
 import { arr, obj, str, strs, type Json } from './snapshot/untrusted-json.js';
+import type { Backing } from './types.js';
 
 /** One rule of a webhook, as configured. */
 export interface WebhookRule {
@@ -31,7 +32,7 @@ export interface MutatingWebhookState {
   /** `service namespace/name` or `url …`. */
   served: string;
   /** Its Service and ready endpoints, when read. */
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
 }
 
 /** A write as a webhook's rules see it: the resource (and subresource), scope, and the labels its selectors read. */

@@ -2,6 +2,17 @@
 import type { Leftover, ScanChoice } from '../model/findings.js';
 import type { NamespaceState } from '../model/cluster.js';
 
+/** The Service behind a webhook or an API: whether it exists, its ready endpoint addresses, whether its namespace goes. */
+export interface Backing {
+  serviceExists: boolean;
+  readyEndpoints: number;
+  /**
+   * The deletionTimestamp of the Service's namespace, read only where the backend is down: that namespace is being
+   * deleted (its provider uninstalled), so the backend is not coming back.
+   */
+  namespaceDeleting?: string;
+}
+
 /** An aggregated APIService as the diagnosis sees it. */
 export interface ApiServiceState {
   name: string;
@@ -11,7 +22,7 @@ export interface ApiServiceState {
   service?: { namespace: string; name: string; port?: number };
   available: { status: string; reason?: string; message?: string } | undefined;
   /** Whether the backing Service exists and how many ready endpoint addresses it has (undefined = not looked up). */
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
 }
 
 /** An admission webhook that intercepts DELETE on some resources. */
@@ -24,7 +35,7 @@ export interface WebhookState {
   deleteResources: string[];
   service?: { namespace: string; name: string };
   url?: string;
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
   /** Its place in the configuration's `webhooks` list: what a patch that removes only it names. */
   index: number;
   /** The configuration's other webhooks (those that intercept no DELETE too), each with where it is served. */
@@ -92,6 +103,34 @@ export interface BindingState {
   subjects: { kind: string; name: string; namespace?: string }[];
 }
 
+/** What the API server's authorizer answered about one ServiceAccount (SubjectAccessReview). */
+export interface AccessAnswerState {
+  serviceAccount: { namespace: string; name: string };
+  /** The first verb it was allowed (`update`, else `patch`); absent when both were refused. */
+  verb?: 'update' | 'patch';
+  /** The authorizer's own words (RBAC names the binding and role), when it gave any. */
+  reason?: string;
+  /** Also allowed to update every resource of every group: its rights do not single out this type. */
+  everything?: boolean;
+  /** The question could not be asked (a 403 on create, a timeout): the error. */
+  error?: string;
+}
+
+/**
+ * The server asked, where the RBAC this run read showed no live grant: who may update one type holding a finalizer,
+ * in the target namespace, for the ServiceAccount of every workload RBAC did not already name.
+ */
+export interface AccessSight {
+  group: string;
+  resource: string;
+  namespace: string;
+  answers: AccessAnswerState[];
+  /** ServiceAccounts workloads run as that were not asked (over the bound of one diagnosis). */
+  notAsked: number;
+  /** Why the server could not be asked at all (a reader that cannot, the first question refused). */
+  error?: string;
+}
+
 /** A coordination.k8s.io Lease: who holds it and when it was last renewed (leader election). */
 export interface LeaseState {
   namespace: string;
@@ -122,7 +161,7 @@ export interface ConversionState {
     service?: { namespace: string; name: string; path?: string; port?: number };
     url?: string;
   };
-  backing?: { serviceExists: boolean; readyEndpoints: number };
+  backing?: Backing;
   /** How many objects a metadata list at `storedAt` found (they are in `leftovers`); undefined when not listed. */
   listed?: number;
 }
@@ -181,6 +220,8 @@ export interface GitOpsOwner {
   deleting?: string;
   /** When its controller last reconciled it, as its status says (Argo CD `status.reconciledAt`). */
   reconciledAt?: string;
+  /** The newest other time its controller wrote into its status (a condition's transition, a finished operation). */
+  activity?: { field: string; at: string };
   /** Its Ready (Flux) or sync (Argo CD) condition, in one line. */
   ready?: string;
   /** The ApplicationSet that generates it, from its ownerReferences. */
@@ -244,8 +285,12 @@ export interface Snapshot {
   rbac: { roles: RoleState[]; bindings: BindingState[] };
   /** Leader-election Leases, read with the RBAC. */
   leases: LeaseState[];
+  /** The authorizer's answers, for types where RBAC showed no live grant; undefined = none was asked. */
+  access?: AccessSight[];
   /** Kubernetes' own controllers, read when a built-in finalizer is held; undefined = not read. */
   controlPlane?: ControlPlaneState;
+  /** By Service name: the cloud load balancer (status.loadBalancer) of each Service the load-balancer finalizer holds. */
+  loadBalancers?: Record<string, string[]>;
   /** GitOps owner objects of the cluster, when read (at the end of a run, for every target). */
   gitops?: GitOpsOwner[];
   /** ValidatingAdmissionPolicyBindings whose policy could not evaluate (named by a refused delete). */

@@ -3,6 +3,8 @@ import type { Finding } from '../model/findings.js';
 import { firstMatch } from '../shared/glob.js';
 import type { Removal } from '../model/force.js';
 
+const LB_CLEANUP = 'service.kubernetes.io/load-balancer-cleanup';
+
 /** What removing a well-known built-in finalizer leaves behind. */
 const RISKS: Record<string, string> = {
   'kubernetes.io/pvc-protection':
@@ -33,10 +35,19 @@ export function needsExactName(finalizer: string, waiting: boolean): boolean {
 }
 
 /** What removing `finalizer` risks, given whether it waits legitimately and whether its owner runs. */
-export function riskOf(finalizer: string, waiting: boolean, owner?: Finding['owner']): string | undefined {
+export function riskOf(
+  finalizer: string,
+  waiting: boolean,
+  owner?: Finding['owner'],
+  loadBalancer?: readonly string[],
+): string | undefined {
   const parts: string[] = [];
   if (waiting) parts.push(`${finalizer} is still legitimately waiting; removing it skips what it waits for`);
-  const known = RISKS[finalizer];
+  // The load balancer by its address where the Service's status named it: what the cloud account keeps.
+  const named = loadBalancer?.length && finalizer === LB_CLEANUP;
+  const known = named
+    ? `the cloud load balancer ${loadBalancer.join(', ')} is not deleted: it is leaked and keeps costing money`
+    : RISKS[finalizer];
   if (known) parts.push(known);
   if (owner?.present === true) {
     parts.push(
@@ -56,6 +67,15 @@ function suggestion(finalizer: string): string {
 export type Verdict =
   { removal: Removal } | { refusal: { finalizer: string; reason: string; remedy: string } };
 
+/** What brings back the controller that removes a finalizer: a restart when it runs but does not lead. */
+function fixOf(owner: Finding['owner']): string {
+  if (!owner) return 'fix the controller that owns it';
+  if (owner.present === true) return `let ${owner.controller} finish (it runs)`;
+  if (owner.status === 'running but not leading')
+    return `restart ${owner.controller} (running but not leading)`;
+  return `fix or reinstall ${owner.controller}`;
+}
+
 function refusal(
   finalizer: string,
   guarded: { waiting: boolean; loose: string | undefined; risk: string | undefined } | undefined,
@@ -66,13 +86,15 @@ function refusal(
     const which = guarded.loose
       ? `pattern "${guarded.loose}" is a wildcard and does not name it exactly`
       : 'no pattern names it exactly';
+    // Waiting is said only where something is at work; a guard whose controller is down or gone is fixed, not awaited.
+    const first = guarded.waiting ? 'wait for it to finish' : fixOf(owner);
     return {
       finalizer,
       reason: `${finalizer} ${why}; ${which}`,
-      remedy: `wait for it to finish, or name "${finalizer}" exactly in force-finalizers to remove it knowingly (risk: ${guarded.risk ?? 'unknown'})`,
+      remedy: `${first}, or name "${finalizer}" exactly in force-finalizers to remove it knowingly (risk: ${guarded.risk ?? 'unknown'})`,
     };
   }
-  const fix = owner ? `fix or reinstall ${owner.controller}` : 'fix the controller that owns it';
+  const fix = fixOf(owner);
   return {
     finalizer,
     reason: `no force-finalizers pattern matches ${finalizer}`,
@@ -86,8 +108,9 @@ export function judge(
   waiting: boolean,
   patterns: readonly string[],
   owner?: Finding['owner'],
+  loadBalancer?: readonly string[],
 ): Verdict {
-  const risk = riskOf(finalizer, waiting, owner);
+  const risk = riskOf(finalizer, waiting, owner, loadBalancer);
   const guarded = needsExactName(finalizer, waiting);
   const loose = firstMatch(patterns, finalizer);
   const pattern = patterns.find((p) => p === finalizer) ?? (guarded ? undefined : loose);

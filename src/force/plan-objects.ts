@@ -21,6 +21,8 @@ export interface BlockedObject {
   finalizers: string[];
   waiting: Set<string>;
   findings: Finding[];
+  /** A Service's cloud load balancer, as the diagnosis read it. */
+  loadBalancer?: string[];
 }
 
 /** The plan for one object: its step (when something is allowed), refusals, and what stays. */
@@ -55,6 +57,7 @@ export function blockedObjects(findings: readonly Finding[]): BlockedObject[] {
         finalizers: [],
         waiting: new Set<string>(),
         findings: [],
+        ...(t.loadBalancer ? { loadBalancer: t.loadBalancer } : {}),
       };
       known.finalizers = sorted([...known.finalizers, ...t.finalizers]);
       t.waiting.forEach((w) => known.waiting.add(w));
@@ -77,11 +80,12 @@ function judgeAll(
   waiting: Set<string>,
   patterns: readonly string[],
   owner: Finding['owner'],
+  loadBalancer?: readonly string[],
 ) {
   const remove: Removal[] = [];
   const refused: Omit<Refusal, 'object'>[] = [];
   for (const f of finalizers) {
-    const verdict = judge(f, waiting.has(f), patterns, owner);
+    const verdict = judge(f, waiting.has(f), patterns, owner, loadBalancer);
     if ('removal' in verdict) remove.push(verdict.removal);
     else refused.push(verdict.refusal);
   }
@@ -100,6 +104,7 @@ export function planObject(
     object.waiting,
     patterns,
     ownerOf(object.findings),
+    object.loadBalancer,
   );
   const refusals = refused.map((r) => ({ object: object.label, ...r }));
   const keepGuarded = keep.filter((f) => needsExactName(f, object.waiting.has(f)));

@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { systemClock } from '../shared/ports.js';
 import type { Cost } from '../model/cluster.js';
 import type { Kube } from './port.js';
+import { reviewAccess } from './access-review.js';
 import { discover } from './discovery.js';
 import { execOf, ExecPlugins, pluginName } from './exec-plugin.js';
 import { getNamespace, getRaw, listAllNamespaces, listMetadata, listNamespaces, listRaw } from './reads.js';
@@ -97,6 +98,7 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
     listMetadata: (res, o) => listMetadata(t, res, o),
     listRaw: (path, o) => listRaw(t, path, o),
     getRaw: (path) => getRaw(t, path),
+    reviewAccess: (q) => reviewAccess(t, q),
     patchFinalizers: (res, namespace, name, guard, finalizers) =>
       patchFinalizers(t, res, namespace, name, guard, finalizers),
     patchSpec: (res, namespace, name, guard, spec) => patchSpec(t, res, namespace, name, guard, spec),

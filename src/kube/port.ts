@@ -93,7 +93,33 @@ export class UnverifiedWrite extends KubeError {
   }
 }
 
-/** Read access for the diagnosis snapshot; every method is a GET. */
+/**
+ * One question to the API server's authorizer (a SubjectAccessReview): may `user`, a member of `groups`, do `verb` on
+ * `resource` of `group` (in `namespace`, when given)?
+ */
+export interface AccessQuestion {
+  user: string;
+  groups: readonly string[];
+  verb: string;
+  group: string;
+  resource: string;
+  /** `finalize` of `namespaces/finalize`. */
+  subresource?: string;
+  namespace?: string;
+}
+
+/** The authorizer's answer, as `status` of the SubjectAccessReview says it. */
+export interface AccessAnswer {
+  allowed: boolean;
+  /** An explicit no (a webhook that denies); `allowed: false` alone means no authorizer said yes. */
+  denied: boolean;
+  /** Why, in the authorizer's words (RBAC names the binding and the role); absent when it gave none. */
+  reason?: string;
+  /** An authorizer that failed while deciding. */
+  evaluationError?: string;
+}
+
+/** Read access for the diagnosis snapshot; every method is a GET but `reviewAccess`, a POST that stores nothing. */
 export interface KubeReader {
   /** What the adapter has spent so far, when it counts (the real adapter does; fakes need not). */
   cost?(): Cost;
@@ -121,6 +147,11 @@ export interface KubeReader {
     opts?: { limit?: number; continue?: string },
   ): Promise<{ items: unknown[]; continue?: string }>;
   getRaw(path: string): Promise<unknown | undefined>;
+  /**
+   * Asks the authorizer (POST of a SubjectAccessReview, which creates nothing): the server as the authority on rights
+   * that RBAC objects may not show (a webhook authorizer). Absent on a reader that cannot ask.
+   */
+  reviewAccess?(question: AccessQuestion): Promise<AccessAnswer>;
 }
 
 /** The full port: reads, the namespace lifecycle, and the guarded writes used by forcing. */
@@ -206,6 +237,7 @@ export function readsOf(kube: Kube): Omit<Kube, KubeWrite | 'cost'> {
     listMetadata: (res, opts) => kube.listMetadata(res, opts),
     listRaw: (path, opts) => kube.listRaw(path, opts),
     getRaw: (path) => kube.getRaw(path),
+    ...(kube.reviewAccess ? { reviewAccess: (q: AccessQuestion) => kube.reviewAccess!(q) } : {}),
     watchNamespace: (name, rv, onEvent) => kube.watchNamespace(name, rv, onEvent),
     watchObjects: (res, namespace, rv, onEvent) => kube.watchObjects(res, namespace, rv, onEvent),
     watchAllNamespaces: (rv, onEvent) => kube.watchAllNamespaces(rv, onEvent),

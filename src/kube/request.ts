@@ -1,7 +1,7 @@
 /** The shape of one API request and response, the media types we send, and how a request becomes a URL. */
 
 /** The HTTP methods the adapter uses. */
-export type Method = 'GET' | 'DELETE' | 'PATCH' | 'PUT';
+export type Method = 'GET' | 'DELETE' | 'PATCH' | 'POST' | 'PUT';
 /** Query parameters; undefined and empty values are left out of the URL. */
 export type Query = Record<string, string | number | undefined>;
 
@@ -14,7 +14,7 @@ export interface Req {
   accept?: string;
   contentType?: string;
   body?: unknown;
-  /** For error messages: `get`, `list`, `watch`, `delete`, `patch`, `update`. */
+  /** For error messages: `get`, `list`, `watch`, `delete`, `patch`, `update`, `create`. */
   verb: string;
   /** For error messages: `namespaces`, `pods.metrics.k8s.io`, `namespaces/finalize`. */
   resource?: string;

@@ -108,7 +108,13 @@ export interface Finding {
   /** The summary without namespace or object names, for one block that stands for several namespaces. */
   causeSummary?: string;
   evidence: Evidence[];
-  owner?: { controller: string; present: boolean | 'unknown'; detail?: string };
+  owner?: {
+    controller: string;
+    present: boolean | 'unknown';
+    detail?: string;
+    /** How it runs, where neither running nor not running says it (`running but not leading`). */
+    status?: string;
+  };
   /** 0..1 where the finding is a heuristic; absent when it is a direct observation. */
   confidence?: number;
   /** The verdict in one word, where the finding has one (see Verdict). */
@@ -140,6 +146,8 @@ export type ForceTarget =
       finalizers: string[];
       /** Finalizers that are legitimately waiting (e.g. pvc-protection with a pod still using the claim). */
       waiting: string[];
+      /** A Service's cloud load balancer (status.loadBalancer: IP or hostname), what its finalizer guards. */
+      loadBalancer?: string[];
     }
   | { kind: 'namespace-metadata-finalizers'; finalizers: string[] }
   | {

@@ -85,6 +85,15 @@ export const DIAGNOSE_ROLE: Role = {
       why: 'The Roles that the RoleBindings of a namespace name.',
     },
     {
+      apiGroups: ['authorization.k8s.io'],
+      resources: ['subjectaccessreviews'],
+      verbs: ['create'],
+      why:
+        'Where the RBAC read ties no live workload to the objects holding a finalizer (a webhook authorizer, roles ' +
+        'it could not read): the API server’s own answer whether a workload’s ServiceAccount may update them. The ' +
+        'review stores nothing and reveals only that yes or no; without it such a verdict is `unknown`, never leaked.',
+    },
+    {
       apiGroups: ['apiregistration.k8s.io'],
       resources: ['apiservices'],
       verbs: ['list'],

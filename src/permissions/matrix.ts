@@ -113,6 +113,12 @@ export const CHECKS: readonly Check[] = [
   { verb: 'list', resource: 'deployments', allowed: READERS },
   { verb: 'get', resource: 'nodes', allowed: READERS },
   { verb: 'list', resource: 'leases', namespace: 'kube-system', allowed: READERS },
+  {
+    verb: 'create',
+    resource: 'subjectaccessreviews',
+    allowed: READERS,
+    note: 'the API server’s yes or no on a workload’s rights; it stores nothing',
+  },
   { verb: 'list', resource: FLUX, allowed: READERS },
   { verb: 'list', resource: CR, namespace: EXAMPLE_TARGET, allowed: READERS },
   { verb: 'delete', resource: CR, namespace: EXAMPLE_TARGET, allowed: CR_FIRST },

@@ -10,10 +10,9 @@ import {
 } from '../diagnosis/index.js';
 import type { Leftover } from '../model/findings.js';
 
-/** Wait (with the evidence that its controllers run), or not (the finalizer whose controller is not seen running). */
+/** Wait (with the evidence that its controllers run, or that it could not be told), or not (the controller is absent). */
 export type WaitDecision =
-  | { wait: true; why: string }
-  | { wait: false; reason: 'controller-absent' | 'controller-unknown'; finalizer: string; why: string };
+  { wait: true; why: string } | { wait: false; reason: 'controller-absent'; finalizer: string; why: string };
 
 /** Whether an actor that can release the finalizer is alive now, and the evidence read in this run. */
 export function controllerPresence(v: ReleaseVerdict): { present: boolean | 'unknown'; why: string } {
@@ -44,35 +43,40 @@ export function controllerPresence(v: ReleaseVerdict): { present: boolean | 'unk
 
 /**
  * Decide for one leftover: no finalizers → it goes at once (wait to see it gone); every finalizer served by a
- * controller judged present (Kubernetes' own, or a workload seen running) → wait; otherwise do not wait, naming
- * the first finalizer whose controller is absent (a leak either way) or could not be judged.
+ * controller judged present (Kubernetes' own, or a workload seen running) → wait; one whose controller could not be
+ * told (what would tell was not read, or the API server could not be asked) → wait as well: deleting it first costs
+ * seconds if none runs, and skipping that leaks it for real if one does; a controller absent → do not wait, naming the
+ * finalizer (a leak either way).
  */
 export function waitDecision(s: Snapshot, l: Leftover): WaitDecision {
   const finalizers = [...new Set(l.meta.finalizers)].sort();
   if (finalizers.length === 0) return { wait: true, why: 'no finalizers: it goes at once' };
   const reasons: string[] = [];
-  let unknown: WaitDecision | undefined;
   for (const f of finalizers) {
     if (isBuiltInFinalizer(f)) {
       const a = builtInActor(s, f, BUILT_IN_FINALIZERS[f] ?? 'kube-controller-manager');
-      if (a.liveness.state === 'live') {
-        reasons.push(`${f}: ${a.name} is alive (${a.liveness.evidence[0] ?? ''})`);
-        continue;
-      }
-      const why = `${f}: ${a.name} ${a.liveness.state === 'down' ? 'is not alive' : 'could not be told alive'} (${a.liveness.evidence.join('; ')})`;
-      if (a.liveness.state === 'down') return { wait: false, reason: 'controller-absent', finalizer: f, why };
-      unknown ??= { wait: false, reason: 'controller-unknown', finalizer: f, why };
+      const seen = a.liveness.evidence.join('; ');
+      if (a.liveness.state === 'down')
+        return {
+          wait: false,
+          reason: 'controller-absent',
+          finalizer: f,
+          why: `${f}: ${a.name} is not alive (${seen})`,
+        };
+      reasons.push(
+        a.liveness.state === 'live'
+          ? `${f}: ${a.name} is alive (${a.liveness.evidence[0] ?? ''})`
+          : `${f}: deleted first all the same (whether ${a.name} runs could not be told: ${seen})`,
+      );
       continue;
     }
     const presence = controllerPresence(releaseVerdict(s, f, heldBy([l])));
     if (presence.present === false) {
       return { wait: false, reason: 'controller-absent', finalizer: f, why: `${f}: ${presence.why}` };
     }
-    if (presence.present === 'unknown') {
-      unknown ??= { wait: false, reason: 'controller-unknown', finalizer: f, why: `${f}: ${presence.why}` };
-      continue;
-    }
-    reasons.push(`${f}: ${presence.why}`);
+    const why =
+      presence.present === 'unknown' ? `deleted first all the same (${presence.why})` : presence.why;
+    reasons.push(`${f}: ${why}`);
   }
-  return unknown ?? { wait: true, why: reasons.join('; ') };
+  return { wait: true, why: reasons.join('; ') };
 }

@@ -1,5 +1,5 @@
 /** Stuck namespaces grouped by what blocks them (never by object names), each cause with the one script to paste. Pure. */
-import { recreatesIt } from '../diagnosis/index.js';
+import { comesBack } from '../diagnosis/index.js';
 import type { Finding } from '../model/findings.js';
 import type { RunReport, TargetReport } from '../model/run.js';
 import { isLookup, loopScript, shellWords, withContext } from './commands.js';
@@ -26,10 +26,10 @@ export interface Cause {
  * bringing it back comes before what slowed it down.
  */
 export const verdictOf = (t: TargetReport): Finding | undefined =>
-  (t.outcome !== 'stuck' && t.findings.find(recreatesIt)) || t.findings[0];
+  (t.outcome !== 'stuck' && t.findings.find(comesBack)) || t.findings[0];
 
-/** Whether a target needs a fix: still stuck, or gone only to be applied again by a live owner. */
-export const needsFix = (t: TargetReport): boolean => t.outcome === 'stuck' || t.findings.some(recreatesIt);
+/** Whether a target needs a fix: still stuck, or gone only to be applied again by a live owner (or one that may be). */
+export const needsFix = (t: TargetReport): boolean => t.outcome === 'stuck' || t.findings.some(comesBack);
 
 /** Scripts of more namespaces than this that cannot be one loop are cut, with a count. */
 const LISTED_SCRIPTS = 10;

@@ -20,7 +20,8 @@ function evidenceList(f: Finding): string {
 function ownerLine(f: Finding): string {
   if (!f.owner) return '';
   const present =
-    f.owner.present === 'unknown' ? 'unknown whether it runs' : f.owner.present ? 'running' : 'not running';
+    f.owner.status ??
+    (f.owner.present === 'unknown' ? 'unknown whether it runs' : f.owner.present ? 'running' : 'not running');
   const detail = f.owner.detail ? ` — ${md(f.owner.detail, 300)}` : '';
   return `- Owner: ${md(f.owner.controller, 200)} (${present})${detail}`;
 }

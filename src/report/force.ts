@@ -180,9 +180,17 @@ const CLUSTER_WIDE = new Set([
   'will-recreate',
 ]);
 
+/**
+ * The namespace controller's own words about a refusal from outside the namespace (deletes refused, discovery
+ * failing): /finalize goes around the webhook or APIService behind them, which still refuses after the run.
+ */
+const refusedAround = (f: Finding): boolean =>
+  f.id === 'controller-conditions' &&
+  f.evidence.some((e) => /\[NamespaceDeletion(ContentFailure|DiscoveryFailure)\]/.test(e.field));
+
 /** Whether forcing changed everything the finding points at (so its patch is no longer needed). */
 export function resolvedByForce(t: TargetReport, f: Finding): boolean {
-  if (!t.force || t.force.plan.mode !== 'on' || CLUSTER_WIDE.has(f.id)) return false;
+  if (!t.force || t.force.plan.mode !== 'on' || CLUSTER_WIDE.has(f.id) || refusedAround(f)) return false;
   const done = t.force.audit.filter((a) => DONE.has(a.result));
   if (done.some((a) => a.step === 'namespace-finalize')) return true;
   if (!f.targets?.length) return false;

@@ -12,7 +12,7 @@ import { renderOwners } from './lifecycle.js';
 import { renderCustomResources } from './prevention.js';
 import { renderPredictions } from './prevention-predictions.js';
 import { ownerLabels } from './owner-labels.js';
-import { recreatesIt } from '../diagnosis/index.js';
+import { comesBack } from '../diagnosis/index.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
 import { Budget, cutLine } from './budget.js';
 import { settledReason, settledWords } from './wait-words.js';
@@ -124,8 +124,8 @@ export function renderSummary(
   if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
   if (!b.add(renderOwners(report))) b.cut.push('the GitOps owners');
-  // A namespace a live owner applies again is not folded away as gone.
-  const back = (t: TargetReport): boolean => t.findings.some(recreatesIt);
+  // A namespace a live owner applies again, or one that may, is not folded away as gone.
+  const back = (t: TargetReport): boolean => t.findings.some(comesBack);
   const present = report.targets.filter((t) => (!GONE.has(t.outcome) && t.outcome !== 'forced') || back(t));
   const numbers = causeNumbers(report);
   if (present.length) {

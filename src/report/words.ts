@@ -1,6 +1,6 @@
 /** Plain words for what the namespace controller reports, and for each outcome. Pure. */
 import type { Condition } from '../model/cluster.js';
-import { recreatesIt } from '../diagnosis/index.js';
+import { mayRecreate, recreatesIt } from '../diagnosis/index.js';
 import type { Outcome, TargetReport } from '../model/run.js';
 
 /** The failing conditions in plain words, or what the healthy ones say. */
@@ -25,5 +25,7 @@ export const OUTCOME_WORDS: Record<Outcome, { target: string; swept: string }> =
 /** A target's outcome in the table: a namespace gone only to be applied again says so, never just "gone". */
 export function targetWords(t: Pick<TargetReport, 'outcome' | 'findings'>): string {
   if (t.findings.some(recreatesIt) && t.outcome !== 'stuck') return '♻️ gone, a live owner applies it again';
+  if (t.findings.some(mayRecreate) && t.outcome !== 'stuck')
+    return '♻️ gone, an owner may apply it again (whether it runs is unknown)';
   return OUTCOME_WORDS[t.outcome].target;
 }

@@ -1,6 +1,8 @@
 /** An in-memory Kube that records every call, pages like the API server and measures concurrency. */
 import type { ApiResource, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 import type {
+  AccessAnswer,
+  AccessQuestion,
   DeleteAnswer,
   Discovery,
   Kube,
@@ -29,6 +31,8 @@ export interface FakeData {
   delayMs?: number;
   /** Expose `cost()` counting requests and 100 bytes per request. */
   withCost?: boolean;
+  /** The authorizer's answers to SubjectAccessReviews (default: nobody is allowed anything); errors under `access`. */
+  access?: (q: AccessQuestion) => AccessAnswer;
 }
 
 const key = (r: Pick<ApiResource, 'group' | 'resource'>): string => `${r.group}/${r.resource}`;
@@ -101,6 +105,15 @@ export class RecordingReader implements Kube {
 
   getRaw(path: string): Promise<unknown> {
     return this.enter('getRaw', [path], path, () => this.data.bodies?.[path]);
+  }
+
+  reviewAccess(q: AccessQuestion): Promise<AccessAnswer> {
+    return this.enter(
+      'reviewAccess',
+      [q],
+      'access',
+      () => this.data.access?.(q) ?? { allowed: false, denied: false },
+    );
   }
 
   getNamespace(name: string): Promise<NamespaceState | undefined> {

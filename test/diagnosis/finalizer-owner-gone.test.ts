@@ -68,6 +68,7 @@ const rows: Row[] = [
       leaked: true,
       basis: [
         'ClusterRole kiali-operator-role may update kialis.kiali.io, bound by ClusterRoleBinding kiali-operator-role; no Deployment, StatefulSet or DaemonSet runs as ServiceAccount kiali-operator/kiali-operator',
+        'the API server allows none of the 1 ServiceAccount(s) RBAC does not name to update or patch kialis.kiali.io here (SubjectAccessReview)',
       ],
     },
   },

@@ -1,6 +1,8 @@
 /** Snapshot builders with the shapes of the field reports (kiali CR, kubesphere namespace, metrics APIService). */
 import type { ApiResource, Condition, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
+import { accessPlans } from '../../src/diagnosis/actors/access-plan.js';
 import type {
+  AccessSight,
   ApiServiceState,
   ControlPlaneState,
   NodeState,
@@ -222,8 +224,34 @@ export function webhook(over: Partial<WebhookState> & { name: string }): Webhook
   };
 }
 
-/** An empty snapshot of `namespace()`, with fields overridden. */
+/**
+ * The API server's answers where RBAC shows no live grant, as the fake server gives them with no rights outside RBAC:
+ * every ServiceAccount the plan asks about (those RBAC does not name) may do nothing. Nothing is asked when the
+ * workloads could not be read, as in a real snapshot.
+ */
+export function serverAgrees(s: Snapshot): AccessSight[] {
+  if (s.readErrors.some((e) => e.what.startsWith('workloads'))) return [];
+  return accessPlans(s).map((p) => ({
+    group: p.group,
+    resource: p.resource,
+    namespace: p.namespace,
+    notAsked: p.notAsked,
+    answers: p.accounts.map((serviceAccount) => ({ serviceAccount })),
+  }));
+}
+
+/**
+ * An empty snapshot of `namespace()`, with fields overridden; unless `access` is given, the API server was asked
+ * where RBAC showed no live grant, and allowed nobody more (`serverAgrees`).
+ */
 export function snapshot(over: Partial<Snapshot> = {}): Snapshot {
+  const s = snapshotOf(over);
+  if (over.access !== undefined) return s;
+  const access = serverAgrees(s);
+  return access.length ? { ...s, access } : s;
+}
+
+function snapshotOf(over: Partial<Snapshot>): Snapshot {
   return {
     takenAt: TAKEN_AT,
     namespace: namespace(),

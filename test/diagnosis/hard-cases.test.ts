@@ -285,7 +285,7 @@ describe('owner by evidence', () => {
     expect(first).toContain('Last resort, not the fix');
   });
 
-  test('the same with an identity that may not read roles: not called leaked, the run says what it could not read', async () => {
+  test('the same with an identity that may not read roles: the API server answers for it (SubjectAccessReview), waiting', async () => {
     const s = ownedByRbac({ controller: FAST });
     cluster = s.cluster;
     for (const resource of ['clusterroles', 'clusterrolebindings', 'rolebindings', 'roles'])
@@ -293,16 +293,41 @@ describe('owner by evidence', () => {
     const { kubeconfig } = await cluster.start();
     const { report } = await runEngine(
       kubeconfig,
-      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked' },
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked', 'teardown-order': 'namespace' },
+      { settle: { cluster } },
+    );
+    const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
+    expect(v).toMatchObject({ verdict: 'waiting', leaked: false });
+    expect(v.owner).toMatchObject({ controller: 'Deployment platform/zeta-manager', present: true });
+    expect(v.basis?.[0]).toMatch(
+      /^the API server allows ServiceAccount platform\/zeta to update gizmos\.widgets\.dev in namespace \S+ \(SubjectAccessReview: RBAC: allowed by ClusterRoleBinding "zeta" of ClusterRole "zeta-role" to ServiceAccount "zeta\/platform"\); RBAC could not be read; ServiceAccount platform\/zeta runs Deployment platform\/zeta-manager$/,
+    );
+    expect(report.targets[0]!.unread?.map((u) => u.what)).toContain('rbac ClusterRole');
+  });
+
+  test('an identity that may neither read roles nor ask the API server: not called leaked, the run says what it could not read', async () => {
+    const s = ownedByRbac({ controller: FAST });
+    cluster = s.cluster;
+    for (const resource of ['clusterroles', 'clusterrolebindings', 'rolebindings', 'roles'])
+      cluster.denyRBAC({ verb: 'list', resource, group: 'rbac.authorization.k8s.io' });
+    cluster.denyRBAC({ verb: 'create', resource: 'subjectaccessreviews', group: 'authorization.k8s.io' });
+    const { kubeconfig } = await cluster.start();
+    const { report } = await runEngine(
+      kubeconfig,
+      { namespaces: s.namespace, timeout: '3s', 'fail-on': 'leaked', 'teardown-order': 'namespace' },
       { settle: { cluster } },
     );
     const v = report.targets[0]!.findings.find((f) => f.id === 'finalizer-owner-gone')!;
     expect(v.leaked).toBe(false);
     expect(v.owner).toMatchObject({ present: 'unknown' });
-    expect(v.summary).toMatch(/unknown: no actor was found, and roles could not be read: 403 Forbidden/);
+    expect(v.summary).toMatch(
+      /unknown: roles could not be read: 403 Forbidden.*, and the API server could not be asked who may update gizmos\.widgets\.dev \(403 Forbidden: subjectaccessreviews\.authorization\.k8s\.io is forbidden/,
+    );
     expect(v.remedy.commands.join('\n')).not.toContain('kubectl patch');
     expect(v.remedy.lastResort?.commands[0]).toContain('kubectl patch gizmos.widgets.dev');
     expect(report.failures.join()).not.toContain('leaked');
-    expect(report.targets[0]!.unread?.map((u) => u.what)).toContain('rbac ClusterRole');
+    expect(report.targets[0]!.unread?.map((u) => u.what)).toEqual(
+      expect.arrayContaining(['rbac ClusterRole', expect.stringMatching(/^access review update gizmos/)]),
+    );
   });
 });

@@ -27,11 +27,17 @@ import {
   type ReleaseEvidence,
 } from './worlds.js';
 
-/** A verdict as the metamorphic relation compares it: which rule, which word, leaked or not, and the type going. */
-const signature = (f: Finding | undefined): string =>
-  f
-    ? `${f.id}:${f.verdict ?? '-'}${f.cause.endsWith('|type-going') ? '+type-going' : ''}${f.leaked ? ' leaked' : ''}`
-    : 'none';
+/**
+ * A verdict as the metamorphic relation compares it: which rule, which word, leaked or not, the type going, how its
+ * owner runs where neither running nor not running says it, and a restart where that is the remedy.
+ */
+const signature = (f: Finding | undefined): string => {
+  if (!f) return 'none';
+  const going = f.cause.endsWith('|type-going') ? '+type-going' : '';
+  const status = f.owner?.status ? ` (${f.owner.status})` : '';
+  const restart = f.remedy.commands.some((c) => c.includes(' rollout restart ')) ? ' +restart' : '';
+  return `${f.id}:${f.verdict ?? '-'}${going}${f.leaked ? ' leaked' : ''}${status}${restart}`;
+};
 
 /** Start the world, read its target once (read-only, as the pre-mortem does), stop it; the finding about `type`. */
 async function verdictIn(world: { cluster: FakeCluster; target: string }, type: string): Promise<string> {
@@ -98,6 +104,8 @@ const WAITING = 'finalizer-owner-gone:waiting';
 const DOWN = 'finalizer-owner-gone:down';
 const LEAKED = 'finalizer-owner-gone:leaked leaked';
 const UNKNOWN = 'finalizer-owner-gone:unknown';
+/** Ready replicas beside an expired leader Lease: a hung controller, restarted by the remedy. */
+const HUNG = 'finalizer-owner-gone:down (running but not leading) +restart';
 
 /** Each verdict of a custom finalizer, the evidence it rests on, and what each flip of that evidence makes it. */
 const RELEASE: {
@@ -110,7 +118,7 @@ const RELEASE: {
     given: {},
     flips: [
       [{ ready: 0 }, DOWN],
-      [{ lease: 'stale' }, DOWN],
+      [{ lease: 'stale' }, HUNG],
       [{ rbac: false }, LEAKED],
       [{ inside: true }, 'finalizer-owner-gone:deadlock leaked'],
       [{ workloadsForbidden: true }, UNKNOWN],
@@ -124,7 +132,18 @@ const RELEASE: {
       [{ rbac: false }, LEAKED],
     ],
   },
-  { verdict: DOWN, given: { lease: 'stale' }, flips: [[{ lease: 'fresh' }, WAITING]] },
+  {
+    verdict: HUNG,
+    given: { lease: 'stale' },
+    flips: [
+      [{ lease: 'fresh' }, WAITING],
+      // No ready replica beside the expired Lease: not running, nothing to restart.
+      [{ ready: 0 }, DOWN],
+      // Without the Lease, its ready replicas decide: it runs.
+      [{ lease: 'none' }, WAITING],
+      [{ rbac: false }, LEAKED],
+    ],
+  },
   {
     verdict: 'finalizer-owner-gone:deadlock leaked',
     given: { inside: true },
@@ -140,6 +159,19 @@ const RELEASE: {
       [{ rbac: true }, WAITING],
       [{ crdDeleting: true }, 'finalizer-owner-gone:leaked+type-going leaked'],
       [{ workloadsForbidden: true }, UNKNOWN],
+      // The API server's answer is what proves "nobody": allowed outside RBAC, or not answered, it is not leaked.
+      [{ authorizedOutside: true }, WAITING],
+      [{ reviewsForbidden: true }, UNKNOWN],
+    ],
+  },
+  {
+    // A webhook authorizer's grant, which no RBAC object shows: the access review is the evidence.
+    verdict: WAITING,
+    given: { rbac: false, authorizedOutside: true },
+    flips: [
+      [{ authorizedOutside: false }, LEAKED],
+      [{ ready: 0 }, DOWN],
+      [{ reviewsForbidden: true }, UNKNOWN],
     ],
   },
   {
@@ -194,6 +226,16 @@ const OWNER: { verdict: string; given: Partial<OwnerEvidence>; flips: [Partial<O
         [{ owner: false }, 'gone passes none'],
         [{ ready: 0 }, 'gone passes will-recreate:down'],
         [{ rbac: false }, 'gone passes will-recreate:unknown'],
+      ],
+    },
+    {
+      // No RBAC ties a controller to it (Argo CD's `*` ClusterRole ties none): the owner's own status is the evidence.
+      verdict: RECREATE,
+      given: { rbac: false, statusAgo: 30 },
+      flips: [
+        [{ statusAgo: 3600 }, 'gone passes will-recreate:unknown'],
+        [{ suspended: true }, 'gone passes will-recreate:down'],
+        [{ owner: false }, 'gone passes none'],
       ],
     },
   ];

@@ -54,7 +54,13 @@ const metadataRows: RuleRow[] = [
           {
             object: 'actor',
             field: 'RBAC',
-            value: 'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers',
+            value:
+              'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers, as RBAC reads',
+          },
+          {
+            object: 'actor',
+            field: 'access review',
+            value: 'no workload runs as a ServiceAccount that could be asked about namespaces',
           },
         ],
         verdict: 'leaked',

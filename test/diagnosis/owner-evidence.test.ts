@@ -148,7 +148,11 @@ const rows: Row[] = [
     expect: {
       verdict: 'leaked',
       leaked: true,
-      basis: ['managedFields: gizmo-manager set the finalizer, and no workload runs as it'],
+      // The only workload is named by RBAC (every resource): no other ServiceAccount is left to ask.
+      basis: [
+        'managedFields: gizmo-manager set the finalizer, and no workload runs as it',
+        'no workload runs as a ServiceAccount that could be asked about gizmos.widgets.dev',
+      ],
     },
   },
   {
@@ -219,9 +223,10 @@ const rows: Row[] = [
     ],
   },
   {
-    name: 'roles could not be read (403): no name matches, so whether it leaked is unknown; removal is a last resort',
+    name: 'roles could not be read (403) and the API server could not be asked: no name matches, so whether it leaked is unknown; removal is a last resort',
     given: {
       workloads: [decoy],
+      access: [],
       readErrors: [
         {
           what: 'rbac ClusterRole',
@@ -234,8 +239,28 @@ const rows: Row[] = [
       verdict: 'unknown',
       leaked: false,
       summary: expect.stringMatching(
-        /unknown: no actor was found, and roles could not be read: 403 Forbidden: .*: whether one can release it is unknown/,
+        /unknown: roles could not be read: 403 Forbidden: .*, and the API server was not asked who may update gizmos\.widgets\.dev: whether one can release it is unknown/,
       ),
+    },
+  },
+  {
+    name: 'roles could not be read (403), but the API server answered for every workload and allowed none: leaked, on its word',
+    given: {
+      workloads: [decoy],
+      readErrors: [
+        {
+          what: 'rbac ClusterRole',
+          error: '403 Forbidden: clusterroles.rbac.authorization.k8s.io is forbidden',
+        },
+      ],
+    },
+    expect: {
+      verdict: 'leaked',
+      leaked: true,
+      basis: [
+        'the API server allows none of the 1 ServiceAccount(s) that workloads run as to update or patch gizmos.widgets.dev here (SubjectAccessReview)',
+        'roles could not be read: 403 Forbidden: clusterroles.rbac.authorization.k8s.io is forbidden',
+      ],
     },
   },
   {
@@ -282,7 +307,25 @@ const rows: Row[] = [
         }),
       ],
     },
-    expect: { severity: 'error', verdict: 'down', leaked: false },
+    expect: {
+      severity: 'error',
+      verdict: 'down',
+      leaked: false,
+      // Ready replicas beside an expired Lease: the conflict is named, and the remedy restarts the hung controller.
+      summary:
+        'acme.io/teardown on gizmos.widgets.dev/a, gizmos.widgets.dev/b: down: Deployment platform/zeta-manager is running but not leading (Lease platform/zeta-leader last renewed 1h00m ago), so it removes nothing until it is restarted',
+      owner: expect.objectContaining({ present: false, status: 'running but not leading' }) as never,
+      remedy: expect.objectContaining({
+        commands: [
+          'kubectl rollout restart deployment/zeta-manager -n platform',
+          'kubectl logs -n platform deployment/zeta-manager --tail=100',
+        ],
+        note: expect.not.stringMatching(/\bwait\b/i) as unknown,
+      }) as never,
+    },
+    evidence: [
+      /^Deployment platform\/zeta-manager is running but not leading \(Lease platform\/zeta-leader last renewed 1h00m ago\): 1 ready replica\(s\)$/,
+    ],
   },
   {
     name: 'an expired Lease is no sign of life: leaked',

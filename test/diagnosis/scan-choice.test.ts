@@ -2,7 +2,7 @@
 import type { Condition, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
 import { KubeError } from '../../src/kube/port.js';
 import type { FakeData } from './fake-reader.js';
-import { TEXT, ago, conditions, meta, namespace } from './fixtures.js';
+import { TEXT, ago, conditions, meta, namespace, type } from './fixtures.js';
 import { APISERVICES, NS, discovery, snap } from './snapshot-helpers.js';
 
 const KIALI = meta({
@@ -56,6 +56,76 @@ describe('takeSnapshot: the targeted scan', () => {
       resource: 'customresourcedefinitions',
     });
     expect(kube.rawPaths()).toContain('/apis/apps/v1/deployments');
+  });
+});
+
+describe('takeSnapshot: objects served under an old group as well (1.20 Ingresses)', () => {
+  const INGRESS = meta({
+    name: 'web',
+    namespace: NS,
+    creationTimestamp: ago(3600),
+    deletionTimestamp: ago(600),
+    finalizers: ['example.com/x'],
+  });
+  // kube-apiserver 1.20 serves Ingresses as extensions/v1beta1 and networking.k8s.io/v1 (preferred first in its
+  // discovery), and its namespace controller counts the one Ingress under both names (measured on 1.20.2).
+  const served = discovery({
+    resources: [
+      ...discovery().resources,
+      type('extensions', 'v1beta1', 'ingresses', 'Ingress'),
+      type('networking.k8s.io', 'v1', 'ingresses', 'Ingress'),
+    ],
+  });
+  const both = namespace({
+    conditions: conditions({
+      NamespaceContentRemaining: [
+        'SomeResourcesRemain',
+        'Some resources are remaining: ingresses.extensions has 1 resource instances, ingresses.networking.k8s.io has 1 resource instances',
+      ],
+      NamespaceFinalizersRemaining: [
+        'SomeFinalizersRemain',
+        'Some content in the namespace has finalizers remaining: example.com/x in 2 resource instances',
+      ],
+    }),
+  });
+  const data: FakeData = {
+    discovery: served,
+    objects: { 'networking.k8s.io/ingresses': [INGRESS], 'extensions/ingresses': [INGRESS] },
+  };
+  const groupsListed = (calls: { args: unknown[] }[]): string[] =>
+    scanLists(calls).map((c) => {
+      const r = c.args[0] as { group: string; resource: string };
+      return `${r.resource}.${r.group}`;
+    });
+
+  it('the targeted scan lists the current name once, its count checked against both names', async () => {
+    const { kube, s } = await snap(data, both);
+    expect(s.scan).toEqual({
+      mode: 'targeted',
+      reason: 'conditions-name-types',
+      detail: 'listed ingresses.networking.k8s.io (1)',
+    });
+    expect(groupsListed(kube.of('listMetadata'))).toEqual(['ingresses.networking.k8s.io']);
+    expect(s.leftovers.map((l) => `${l.resource.resource}.${l.resource.group}/${l.meta.name}`)).toEqual([
+      'ingresses.networking.k8s.io/web',
+    ]);
+  });
+
+  it('the full scan never asks for ingresses.extensions where networking.k8s.io serves them', async () => {
+    const { kube, s } = await snap(data, namespace({ conditions: [] }));
+    expect(s.scan.mode).toBe('full');
+    const listed = groupsListed(kube.of('listMetadata'));
+    expect(listed).toContain('ingresses.networking.k8s.io');
+    expect(listed).not.toContain('ingresses.extensions');
+    expect(s.leftovers.filter((l) => l.meta.name === 'web')).toHaveLength(1);
+  });
+
+  it('a server serving Ingresses only under extensions (before 1.19): listed there', async () => {
+    const old = discovery({
+      resources: [...discovery().resources, type('extensions', 'v1beta1', 'ingresses', 'Ingress')],
+    });
+    const { kube } = await snap({ ...data, discovery: old }, namespace({ conditions: [] }));
+    expect(groupsListed(kube.of('listMetadata'))).toContain('ingresses.extensions');
   });
 });
 

@@ -1,7 +1,7 @@
 import { takeSnapshot } from '../../src/diagnosis/snapshot/take.js';
 import { KubeError, type KubeReader } from '../../src/kube/port.js';
 import { RecordingReader } from './fake-reader.js';
-import { TAKEN_AT, ago, conditions, meta, namespace } from './fixtures.js';
+import { TAKEN_AT, ago, conditions, meta, namespace, type } from './fixtures.js';
 import {
   APISERVICES,
   NS,
@@ -13,42 +13,70 @@ import {
 } from './snapshot-helpers.js';
 
 describe('takeSnapshot: the cluster reads the rules need', () => {
-  it('looks up the backing Service and EndpointSlices only for APIServices that are not Available', async () => {
-    const down = {
-      ...metricsApiService,
-      status: {
-        conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints', message: 'x' }],
-      },
-    };
-    const { kube, s } = await snap({
-      lists: {
-        [APISERVICES]: [down, localApiService],
-        '/apis/discovery.k8s.io/v1/namespaces/monitoring/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dprometheus-adapter':
-          [
-            {
-              endpoints: [
-                { addresses: ['10.0.0.1'], conditions: { ready: false } },
-                { addresses: ['10.0.0.2', '10.0.0.3'] },
-              ],
-            },
-          ],
-      },
-      bodies: {
-        '/api/v1/namespaces/monitoring/services/prometheus-adapter': {
-          metadata: { name: 'prometheus-adapter' },
+  const SLICES = (version: string): string =>
+    `/apis/discovery.k8s.io/${version}/namespaces/monitoring/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dprometheus-adapter`;
+  const ENDPOINTS = '/api/v1/namespaces/monitoring/endpoints/prometheus-adapter';
+  const SLICE_BODY = [
+    {
+      endpoints: [
+        { addresses: ['10.0.0.1'], conditions: { ready: false } },
+        { addresses: ['10.0.0.2', '10.0.0.3'] },
+      ],
+    },
+  ];
+  it.each([
+    {
+      name: 'its EndpointSlices v1 where discovery serves them',
+      served: ['v1', 'v1beta1'],
+      path: SLICES('v1'),
+    },
+    {
+      name: 'its EndpointSlices v1beta1 where only it is served (1.20)',
+      served: ['v1beta1'],
+      path: SLICES('v1beta1'),
+    },
+    { name: 'its legacy Endpoints where no EndpointSlice is served', served: [], path: ENDPOINTS },
+  ])(
+    'looks up the backing Service only for APIServices that are not Available, and $name',
+    async ({ served, path }) => {
+      const down = {
+        ...metricsApiService,
+        status: {
+          conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints', message: 'x' }],
         },
-      },
-    });
-    expect(kube.rawPaths().sort()).toEqual([
-      '/api/v1/namespaces/monitoring/services/prometheus-adapter',
-      APISERVICES,
-      '/apis/discovery.k8s.io/v1/namespaces/monitoring/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dprometheus-adapter',
-    ]);
-    expect(s.apiServices.find((a) => a.name === 'v1beta1.metrics.k8s.io')?.backing).toEqual({
-      serviceExists: true,
-      readyEndpoints: 2,
-    });
-  });
+      };
+      const slices = served.map((v) => type('discovery.k8s.io', v, 'endpointslices', 'EndpointSlice'));
+      const { kube, s } = await snap({
+        discovery: discovery({ resources: [...discovery().resources, ...slices] }),
+        lists: { [APISERVICES]: [down, localApiService], [SLICES(served[0] ?? 'v1')]: SLICE_BODY },
+        bodies: {
+          '/api/v1/namespaces/monitoring/services/prometheus-adapter': {
+            metadata: { name: 'prometheus-adapter' },
+          },
+          [ENDPOINTS]: {
+            subsets: [
+              {
+                addresses: [{ ip: '10.0.0.2' }, { ip: '10.0.0.3' }],
+                notReadyAddresses: [{ ip: '10.0.0.1' }],
+              },
+            ],
+          },
+        },
+      });
+      expect(kube.rawPaths().sort()).toEqual(
+        ['/api/v1/namespaces/monitoring/services/prometheus-adapter', APISERVICES, path].sort(),
+      );
+      // discovery.k8s.io alone was asked which version serves EndpointSlices.
+      expect(kube.of('discover').map((c) => c.args[0])).toContainEqual({
+        core: false,
+        groups: ['discovery.k8s.io'],
+      });
+      expect(s.apiServices.find((a) => a.name === 'v1beta1.metrics.k8s.io')?.backing).toEqual({
+        serviceExists: true,
+        readyEndpoints: 2,
+      });
+    },
+  );
 
   it('an empty namespace costs discovery, the scan and the APIService list, nothing more', async () => {
     const { kube, s } = await snap({});

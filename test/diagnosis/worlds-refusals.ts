@@ -102,6 +102,8 @@ export interface OwnerEvidence {
   ready: number;
   /** RBAC that ties kustomize-controller to Kustomizations. */
   rbac: boolean;
+  /** Seconds since the controller last wrote the Ready condition's lastTransitionTime; undefined: not written. */
+  statusAgo?: number;
 }
 
 export const LIVE_OWNER: OwnerEvidence = { owner: true, suspended: false, ready: 1, rbac: true };
@@ -153,6 +155,9 @@ export function ownerWorld(naming: Naming, e: OwnerEvidence): { cluster: FakeClu
             status: 'True',
             reason: 'ReconciliationSucceeded',
             message: 'Applied revision: main@sha1:0a1b2c',
+            ...(e.statusAgo !== undefined
+              ? { lastTransitionTime: new Date(Date.now() - e.statusAgo * 1000).toISOString() }
+              : {}),
           },
         ],
       },

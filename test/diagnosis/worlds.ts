@@ -46,6 +46,10 @@ export interface ReleaseEvidence {
   crdDeleting: boolean;
   /** The identity may not list Deployments. */
   workloadsForbidden: boolean;
+  /** A webhook authorizer lets the operator's ServiceAccount update the objects, though no RBAC object says so. */
+  authorizedOutside: boolean;
+  /** The identity may not create SubjectAccessReviews: the API server cannot be asked. */
+  reviewsForbidden: boolean;
 }
 
 export const LIVE_OPERATOR: ReleaseEvidence = {
@@ -55,6 +59,8 @@ export const LIVE_OPERATOR: ReleaseEvidence = {
   inside: false,
   crdDeleting: false,
   workloadsForbidden: false,
+  authorizedOutside: false,
+  reviewsForbidden: false,
 };
 
 /** A world of one finalizer on custom resources in the target, with its operator as the evidence says. */
@@ -127,7 +133,15 @@ export function releaseWorld(naming: Naming, e: ReleaseEvidence): ReleaseWorld {
       resource: 'gizmos',
       serviceAccount: { namespace: where, name: n('gizmo-operator') },
     });
+  if (e.authorizedOutside)
+    c.authorizeOutsideRbac({
+      user: `system:serviceaccount:${where}:${n('gizmo-operator')}`,
+      apiGroup: group,
+      resource: 'gizmos',
+    });
   if (e.workloadsForbidden) c.denyRBAC({ verb: 'list', resource: 'deployments', group: 'apps' });
+  if (e.reviewsForbidden)
+    c.denyRBAC({ verb: 'create', resource: 'subjectaccessreviews', group: 'authorization.k8s.io' });
   if (e.crdDeleting) c.deleteCRD(`gizmos.${group}`);
   return { cluster: c, target, gvr, crd: `gizmos.${group}` };
 }

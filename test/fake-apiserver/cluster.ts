@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { OutsideGrant } from './access-review.js';
 import { CLIENT_USER, type DenyRule } from './admission.js';
 import type { PolicyDenial, WebhookDenial } from './denials.js';
 import type { AdmissionPolicy } from './policies.js';
@@ -391,6 +392,14 @@ export class FakeCluster {
       !this.core.store.get('rolebindings.rbac.authorization.k8s.io', namespace, binding);
     this.core.denyRules.push({ verb: '*', resource: '*', outside: namespace });
     this.core.denyRules.push({ verb: '*', resource: '*', namespace, when: gone });
+  }
+
+  /**
+   * Rights outside RBAC, as a managed cluster's webhook authorizer grants them: SubjectAccessReviews about `user` (or
+   * any member of `group`) and the type are allowed, though no RBAC object shows it.
+   */
+  authorizeOutsideRbac(grant: OutsideGrant): void {
+    this.core.outsideGrants.push({ ...grant });
   }
 
   /** Deny one permission to the client user (403 with the RBAC message). */

@@ -1,4 +1,5 @@
 /** The server's state and services, shared by the HTTP front, the controllers and the builders. */
+import type { OutsideGrant } from './access-review.js';
 import {
   type DenyRule,
   type WebhookCall,
@@ -30,6 +31,8 @@ export class Core {
   readonly api: ObjectApi;
   readonly hub: WatchHub;
   readonly denyRules: DenyRule[] = [];
+  /** Rights a stand-in webhook authorizer grants outside RBAC (SubjectAccessReview answers them). */
+  readonly outsideGrants: OutsideGrant[] = [];
   /** APIService name -> what its backend answers (set by addAPIService); others are probed. */
   readonly apiServiceBackends = new Map<string, boolean | { reason: string; message: string }>();
   /** Webhook name -> down (set by addWebhook); other webhooks are probed through their Service. */

@@ -5,10 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
 import type { Core } from './core.js';
+import { answerAccessReview } from './access-review.js';
+import { authorize } from './admission.js';
 import { endlessList } from './endless.js';
 import {
   ApiError,
   badRequest,
+  methodNotAllowed,
   routeNotFound,
   status,
   tooManyRequests,
@@ -241,11 +244,26 @@ function route(
       if (!g) throw routeNotFound();
       return sendJson(res, 200, g);
     }
+    // Not a stored type: answered, never kept (and not among the groups discovery shows: the fake serves a subset).
+    if (
+      a === 'authorization.k8s.io' &&
+      b === 'v1' &&
+      parts[3] === 'subjectaccessreviews' &&
+      parts.length === 4
+    )
+      return sendJson(res, 201, accessReview(core, method, body));
     const gv = b ? core.discovery.gv(a, b) : undefined;
     if (!gv || !b) throw routeNotFound();
     if (!gv.local && !gv.available) return sendText(res, 503, 'service unavailable\n');
     if (parts.length === 3)
       return sendJson(res, 200, core.discovery.resourceList(a, b, core.discovery.typesOf(gv)));
+    if (
+      a === 'authorization.k8s.io' &&
+      b === 'v1' &&
+      parts[3] === 'subjectaccessreviews' &&
+      parts.length === 4
+    )
+      return sendJson(res, 201, accessReview(core, method, body));
     const p = parseResourcePath(a, b, parts.slice(3));
     if (p && !gv.local) {
       const t = core.discovery.typesOf(gv).find((x) => x.resource === p.resource);
@@ -266,6 +284,17 @@ function route(
   });
   if (reply === 'streamed') return;
   sendJson(res, reply.code, reply.body, reply.headers, wantsYaml(req.headers.accept));
+}
+
+/** A SubjectAccessReview: created (never stored) by a client allowed to, answered from RBAC and the outside grants. */
+function accessReview(core: Core, method: string, body: unknown): JsonMap {
+  if (method !== 'POST') throw methodNotAllowed();
+  const resource = 'subjectaccessreviews';
+  authorize(
+    { verb: 'create', group: 'authorization.k8s.io', resource, sub: '', namespace: '', name: '' },
+    core.denyRules,
+  );
+  return answerAccessReview(core.store, core.outsideGrants, body);
 }
 
 /** The request listener of the HTTPS server. */

@@ -3,6 +3,7 @@ export { FakeCluster } from './cluster.js';
 export type { FakeClusterOptions, StartedCluster } from './cluster.js';
 export type { RequestRecord } from './http.js';
 export type { DenyRule } from './admission.js';
+export type { OutsideGrant } from './access-review.js';
 export type { AdmissionPolicy } from './policies.js';
 export { CLIENT_USER } from './admission.js';
 export { DEFAULT_TIMING } from './controller.js';

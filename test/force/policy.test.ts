@@ -369,7 +369,7 @@ const rows: Row[] = [
     expect: {
       decision: 'nothing-allowed',
       refusals: [
-        'guards real infrastructure; pattern "service.kubernetes.io/*" is a wildcard and does not name it exactly | remedy: wait for it to finish, or name "service.kubernetes.io/load-balancer-cleanup" exactly in force-finalizers to remove it knowingly (risk: the cloud load balancer is not deleted: it is leaked',
+        'guards real infrastructure; pattern "service.kubernetes.io/*" is a wildcard and does not name it exactly | remedy: fix or reinstall kiali-operator, or name "service.kubernetes.io/load-balancer-cleanup" exactly in force-finalizers to remove it knowingly (risk: the cloud load balancer is not deleted: it is leaked',
       ],
     },
   },

@@ -119,15 +119,27 @@ function gitops(flavour: GitOpsFlavour): FakeCluster {
   return cluster;
 }
 
-/** Widgets in pr-1 released by an operator that lives there. */
-function operatorInside(): FakeCluster {
+/** Widgets in pr-1 released by an operator that lives there; `outside`: its rights come from a webhook authorizer. */
+function operatorInside(outside = false): FakeCluster {
   const widgets = { group: 'widgets.acme.io', version: 'v1', resource: 'widgets' };
   const cluster = new FakeCluster(fast);
   cluster.addCRD({ group: widgets.group, version: 'v1', kind: 'Widget', plural: 'widgets' });
   cluster.addNamespace('pr-1');
   for (const name of ['w0', 'w1'])
     cluster.addObject(widgets, { namespace: 'pr-1', name, finalizers: ['acme.io/x'] });
-  cluster.addOperator({ gvr: widgets, finalizer: 'acme.io/x', namespace: 'pr-1', delayMs: 50 });
+  cluster.addOperator({
+    gvr: widgets,
+    finalizer: 'acme.io/x',
+    namespace: 'pr-1',
+    delayMs: 50,
+    rbac: !outside,
+  });
+  if (outside)
+    cluster.authorizeOutsideRbac({
+      user: 'system:serviceaccount:pr-1:widget-operator',
+      apiGroup: widgets.group,
+      resource: widgets.resource,
+    });
   return cluster;
 }
 
@@ -216,7 +228,13 @@ export const RUNS: Run[] = [
   {
     name: 'custom resources first, an operator inside',
     mode: 'custom-resources',
-    cluster: operatorInside,
+    cluster: () => operatorInside(),
+    inputs: { namespaces: 'pr-1', timeout: '20s' },
+  },
+  {
+    name: 'custom resources first, an operator whose rights no RBAC object shows: the API server asked',
+    mode: 'custom-resources',
+    cluster: () => operatorInside(true),
     inputs: { namespaces: 'pr-1', timeout: '20s' },
   },
   {

@@ -19,6 +19,8 @@ function setUp(o: {
   crs?: number;
   version?: KubeVersion;
   operator?: boolean;
+  /** The operator's rights come from a webhook authorizer: no RBAC object names it. */
+  outsideRbac?: boolean;
 }) {
   const cluster = new FakeCluster({ controller: FAST, ...(o.version ? { version: o.version } : {}) });
   cluster.addCRD({ group: WIDGETS.group, version: 'v1', kind: 'Widget', plural: 'widgets' });
@@ -30,7 +32,19 @@ function setUp(o: {
     for (let i = 0; i < (o.crs ?? 3); i++)
       cluster.addObject(WIDGETS, { namespace: ns, name: `w${i}`, finalizers: [FINALIZER] });
     if (o.operator !== false)
-      cluster.addOperator({ gvr: WIDGETS, finalizer: FINALIZER, namespace: ns, delayMs: o.delayMs ?? 50 });
+      cluster.addOperator({
+        gvr: WIDGETS,
+        finalizer: FINALIZER,
+        namespace: ns,
+        delayMs: o.delayMs ?? 50,
+        rbac: !o.outsideRbac,
+      });
+    if (o.outsideRbac)
+      cluster.authorizeOutsideRbac({
+        user: `system:serviceaccount:${ns}:widget-operator`,
+        apiGroup: WIDGETS.group,
+        resource: WIDGETS.resource,
+      });
   }
   return cluster;
 }
@@ -85,6 +99,24 @@ describe('custom-resources-first against pods-first deletion (fake 1.34)', () =>
         settled: expect.objectContaining({ result: 'avoided' }),
       }),
     ]);
+  });
+
+  test('an operator whose rights no RBAC object shows (a webhook authorizer): the API server says it may, so its custom resources go first, clean', async () => {
+    cluster = setUp({ inside: ['pr-1'], delayMs: 400, outsideRbac: true });
+    const { kubeconfig } = await cluster.start();
+    const { report } = await runEngine(kubeconfig, { namespaces: 'pr-1', timeout: '20s' });
+    expect(report.result).toBe('clean');
+    expect(cluster.operatorCleanups).toHaveLength(3);
+    const t = report.targets[0]!;
+    expect(t.customResources).toMatchObject({ mode: 'done', types: [{ found: 3, gone: 3, left: {} }] });
+    expect(t.customResources!.objects[0]!.why).toMatch(
+      /the API server allows ServiceAccount pr-1\/widget-operator to update widgets\.widgets\.acme\.io in namespace pr-1 \(SubjectAccessReview/,
+    );
+    // The questions asked: update, then whether it may update everything (it may not), once per run.
+    const reviews = cluster.requests.filter((r) => r.path.endsWith('/subjectaccessreviews'));
+    expect(reviews.length).toBeGreaterThan(0);
+    expect(reviews.every((r) => r.method === 'POST' && r.status === 201)).toBe(true);
+    expect(t.preMortem!.predictions.map((p) => p.kind)).toEqual(['in-namespace-controller']);
   });
 
   test('`teardown-order: namespace` (one DELETE, as kubectl) hangs: the operator is stopped first', async () => {

@@ -115,16 +115,37 @@ describe('whether to wait for a custom resource', () => {
       expect: { wait: false, reason: 'controller-absent', why: expect.stringMatching(/is not alive/) },
     },
     {
-      name: 'nothing ties a workload to it (a running one named like it included): absent, never waited for',
-      given: snap({ workloads: [workload({ name: 'web', namespace: 'shop' }), operator('operators')] }),
+      name: 'nothing ties a workload to it and the API server allows none (a running one named like it included): absent, never waited for',
+      given: snap({
+        leftovers: [widget('a')],
+        workloads: [workload({ name: 'web', namespace: 'shop' }), operator('operators')],
+      }),
       l: widget('a'),
       expect: { wait: false, reason: 'controller-absent', finalizer: 'acme.io/cleanup' },
     },
     {
-      name: 'workloads unreadable: not judged present, not waited for',
+      name: 'no RBAC grant, and the API server could not be asked: not judged present, deleted first all the same',
+      given: snap({
+        leftovers: [widget('a')],
+        workloads: [workload({ name: 'web', namespace: 'shop' }), operator('operators')],
+        access: [],
+      }),
+      l: widget('a'),
+      expect: {
+        wait: true,
+        why: expect.stringMatching(
+          /^acme\.io\/cleanup: deleted first all the same \(.*the API server was not asked/,
+        ),
+      },
+    },
+    {
+      name: 'workloads unreadable: not judged present, deleted first all the same',
       given: snap({ readErrors: [{ what: 'workloads Deployment', error: 'forbidden' }] }),
       l: widget('a'),
-      expect: { wait: false, reason: 'controller-unknown' },
+      expect: {
+        wait: true,
+        why: expect.stringMatching(/deleted first all the same \(.*workloads could not be read: forbidden/),
+      },
     },
     {
       name: "Kubernetes' own finalizer, kube-controller-manager's Lease renewed: waited for",
@@ -136,10 +157,15 @@ describe('whether to wait for a custom resource', () => {
       },
     },
     {
-      name: "Kubernetes' own finalizer where kube-controller-manager cannot be seen: not judged present",
+      name: "Kubernetes' own finalizer where kube-controller-manager cannot be seen: not judged present, deleted first all the same",
       given: snap({ controlPlane: controlPlane('absent', []) }),
       l: widget('a', ['foregroundDeletion']),
-      expect: { wait: false, reason: 'controller-unknown' },
+      expect: {
+        wait: true,
+        why: expect.stringMatching(
+          /^foregroundDeletion: deleted first all the same \(whether kube-controller-manager runs could not be told/,
+        ),
+      },
     },
     {
       name: "Kubernetes' own finalizer while kube-controller-manager's Lease expired: absent",

@@ -42,6 +42,30 @@ export function findAssets(root = process.cwd()): string | undefined {
   }
 }
 
+/**
+ * The one grant this control plane makes outside RBAC, as a managed cluster's webhook authorizer does: the
+ * ServiceAccounts of namespace `authz-outside` may do anything to `gizmos.outside.acmeops.io`
+ * (`authz-webhook.mjs`, consulted after RBAC). A test that needs it creates that namespace itself; no RBAC object
+ * names it.
+ */
+export const OUTSIDE_RBAC = {
+  namespace: 'authz-outside',
+  group: 'outside.acmeops.io',
+  resource: 'gizmos',
+} as const;
+
+/** The kubeconfig kube-apiserver reads to call the webhook authorizer. */
+function webhookKubeconfig(url: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'authz', cluster: { server: url } }],
+    users: [{ name: 'apiserver', user: {} }],
+    contexts: [{ name: 'authz', context: { cluster: 'authz', user: 'apiserver' } }],
+    'current-context': 'authz',
+  });
+}
+
 /** A kubeconfig (JSON is valid YAML) for one bearer token. */
 export function kubeconfigFor(url: string, caData: string, user: string, token: string): string {
   return JSON.stringify({
@@ -68,7 +92,8 @@ export async function startControlPlane(
     if (!existsSync(join(assets, bin))) throw new Error(`${ASSETS_ENV}=${assets} has no ${bin}`);
   const dir = mkdtempSync(join(tmpdir(), 'realkube-'));
   const pki = generatePki(dir);
-  const [etcdPort, peerPort, apiPort, kcmPort] = [
+  const [etcdPort, peerPort, apiPort, kcmPort, authzPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -83,6 +108,8 @@ export async function startControlPlane(
     `${admin.token},admin,admin,"system:masters"\n${restricted.token},restricted,restricted\n`,
   );
   writeFileSync(join(dir, 'admin.kubeconfig'), admin.kubeconfig);
+  const webhookUrl = `http://127.0.0.1:${authzPort}`;
+  writeFileSync(join(dir, 'authz-webhook.kubeconfig'), webhookKubeconfig(`${webhookUrl}/authorize`));
   const etcdUrl = `http://127.0.0.1:${etcdPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
   mkdirSync(join(dir, 'etcd'));
@@ -102,6 +129,18 @@ export async function startControlPlane(
       log: join(dir, 'etcd.log'),
     },
     {
+      name: 'authz-webhook',
+      command: process.execPath,
+      args: [
+        resolve('test/real/authz-webhook.mjs'),
+        String(authzPort),
+        OUTSIDE_RBAC.namespace,
+        OUTSIDE_RBAC.group,
+        OUTSIDE_RBAC.resource,
+      ],
+      log: join(dir, 'authz-webhook.log'),
+    },
+    {
       name: 'kube-apiserver',
       command: join(assets, 'kube-apiserver'),
       args: [
@@ -115,7 +154,11 @@ export async function startControlPlane(
         `--tls-private-key-file=${pki.serverKey}`,
         `--client-ca-file=${pki.caCert}`,
         `--token-auth-file=${join(dir, 'tokens.csv')}`,
-        '--authorization-mode=Node,RBAC',
+        // The webhook after RBAC: rights no RBAC object shows (OUTSIDE_RBAC), as managed clusters grant them.
+        '--authorization-mode=Node,RBAC,Webhook',
+        `--authorization-webhook-config-file=${join(dir, 'authz-webhook.kubeconfig')}`,
+        '--authorization-webhook-cache-authorized-ttl=1s',
+        '--authorization-webhook-cache-unauthorized-ttl=1s',
         '--service-account-issuer=https://kubernetes.default.svc',
         '--api-audiences=https://kubernetes.default.svc',
         `--service-account-key-file=${pki.saPub}`,
@@ -162,10 +205,12 @@ export async function startControlPlane(
   ];
   const state: ControlPlaneState = { dir, url, admin, restricted, processes: [] };
   try {
-    for (const spec of o.controllerManager === false ? specs.slice(0, 2) : specs) {
+    for (const spec of o.controllerManager === false
+      ? specs.filter((x) => x.name !== 'kube-controller-manager')
+      : specs) {
       state.processes.push({ spec, pid: startProcess(spec) });
       saveState(state);
-      await waitReady(spec.name, { etcdUrl, admin }, 60_000);
+      await waitReady(spec.name, { etcdUrl, admin, webhookUrl }, 60_000);
     }
   } catch (error) {
     const logs = state.processes.map((p) => `--- ${p.spec.name}\n${tail(p.spec.log)}`).join('\n');
@@ -205,5 +250,5 @@ export async function restartApiServer(file = process.env[STATE_ENV]): Promise<v
   await stopProcess(p.pid, p.spec.command);
   p.pid = startProcess(p.spec);
   saveState(state);
-  await waitReady('kube-apiserver', { etcdUrl: '', admin: state.admin }, 60_000);
+  await waitReady('kube-apiserver', { etcdUrl: '', admin: state.admin, webhookUrl: '' }, 60_000);
 }

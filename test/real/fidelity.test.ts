@@ -84,7 +84,7 @@ describe('the fake API server compared with the real one', () => {
     await kubectl(['delete', 'namespace', n.hookNs, '--ignore-not-found', '--wait=false']);
   });
 
-  test('answers discovery, namespace GET/LIST/WATCH/DELETE, /finalize, a stale PATCH, stale DELETE preconditions, a webhook refusal and the conditions alike, but for the listed differences', async () => {
+  test('answers discovery, namespace GET/LIST/WATCH/DELETE, /finalize, a stale PATCH, stale DELETE preconditions, a webhook refusal, the conditions and SubjectAccessReviews alike, but for the listed differences', async () => {
     await prepareReal(n);
     const real = await probe(admin(), n);
     const fake = await probeFake(n);

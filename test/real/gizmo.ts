@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, apply, get, namespace, plane, raw, sleep, waitFor } from './kit.js';
+import { admin, apply, get, namespace, plane, raw, sleep, waitFor, type Loose } from './kit.js';
 
 export const GROUP = 'gizmos.acmeops.io';
 export const FINALIZER = 'acmeops.io/cleanup';
@@ -23,17 +23,21 @@ export interface Operator {
 }
 
 /**
- * Its ServiceAccount, a ClusterRole on gizmos and gizmos/finalizers (or on `serves`) bound to it (named after the
- * namespace, so tests do not share one), and its Deployment with a pod whose status is written Ready, so the
- * ReplicaSet counts it.
+ * How the operator's ServiceAccount gets its rights on gizmos: a ClusterRole bound to it (as an operator's chart does),
+ * the same bound to the group of every ServiceAccount of its namespace (`system:serviceaccounts:<ns>`), or none in RBAC
+ * at all (the control plane's webhook authorizer grants them: `OUTSIDE_RBAC`).
  */
-export async function deployOperator(
-  ns: string,
-  serves: { group: string; resource: string } = { group: GROUP, resource: 'gizmos' },
-): Promise<void> {
+export type Rights = 'serviceaccount' | 'group' | 'outside-rbac';
+
+/** The ClusterRole on `serves` and its finalizers and its binding, named after the namespace (tests share none). */
+function rbacOf(ns: string, serves: { group: string; resource: string }, rights: Rights): Loose[] {
+  if (rights === 'outside-rbac') return [];
   const role = `gizmo-operator-${ns}`;
-  await apply(
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: ns, name: 'gizmo-operator' } },
+  const subject =
+    rights === 'group'
+      ? { kind: 'Group', name: `system:serviceaccounts:${ns}`, apiGroup: 'rbac.authorization.k8s.io' }
+      : { kind: 'ServiceAccount', name: 'gizmo-operator', namespace: ns };
+  return [
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
@@ -51,8 +55,23 @@ export async function deployOperator(
       kind: 'ClusterRoleBinding',
       metadata: { name: role },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-      subjects: [{ kind: 'ServiceAccount', name: 'gizmo-operator', namespace: ns }],
+      subjects: [subject],
     },
+  ];
+}
+
+/**
+ * Its ServiceAccount, its rights on gizmos (or on `o.resource` of `o.group`) as `o.rights` says (default: a ClusterRole
+ * bound to the ServiceAccount), and its Deployment with a pod whose status is written Ready, so the ReplicaSet counts it.
+ */
+export async function deployOperator(
+  ns: string,
+  o: { group?: string; resource?: string; rights?: Rights } = {},
+): Promise<void> {
+  const serves = { group: o.group ?? GROUP, resource: o.resource ?? 'gizmos' };
+  await apply(
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: ns, name: 'gizmo-operator' } },
+    ...rbacOf(ns, serves, o.rights ?? 'serviceaccount'),
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -89,12 +108,12 @@ export async function deployOperator(
   );
 }
 
-/** Start the operator releasing gizmos in `serves`; it dies when `livesIn` starts Terminating. */
-export async function startOperator(serves: string, livesIn = serves): Promise<Operator> {
+/** Start the operator releasing gizmos (of `group`) in `serves`; it dies when `livesIn` starts Terminating. */
+export async function startOperator(serves: string, livesIn = serves, group = GROUP): Promise<Operator> {
   const dir = mkdtempSync(join(tmpdir(), 'gizmo-'));
   const record = join(dir, 'cleanups.txt');
   writeFileSync(record, '');
-  const args = [join(plane().dir, 'admin.kubeconfig'), serves, GROUP, 'v1', 'gizmos', FINALIZER, record];
+  const args = [join(plane().dir, 'admin.kubeconfig'), serves, group, 'v1', 'gizmos', FINALIZER, record];
   const child = spawn(process.execPath, ['test/real/gizmo-operator.mjs', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -121,7 +121,102 @@ export async function probe(s: StartedCluster, n: ProbeNames): Promise<Record<st
     },
   );
   await compression(s, n, names, o);
+  await accessReviews(s, n, names, o);
   return o;
+}
+
+const SAR = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
+
+/** A SubjectAccessReview for the ServiceAccount `ns:name` (with the groups its token carries), about `attrs`. */
+function review(ns: string, name: string, attrs: Record<string, string>): Loose {
+  return {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    spec: {
+      user: `system:serviceaccount:${ns}:${name}`,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
+      resourceAttributes: attrs,
+    },
+  };
+}
+
+/**
+ * SubjectAccessReviews answered from RBAC: a ClusterRole bound to a namespace's ServiceAccounts group, a Role bound to
+ * one ServiceAccount by a RoleBinding, a question nothing allows, and one that names neither user nor group. Observed:
+ * the status (allowed, and the authorizer's reason word for word) and the 422's message.
+ */
+async function accessReviews(
+  s: StartedCluster,
+  n: ProbeNames,
+  names: Record<string, string>,
+  o: Record<string, Observation>,
+): Promise<void> {
+  const ns = `${n.ns}-rights`;
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  const ref = (kind: string, name: string): Loose => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
+  await raw(s, 'POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
+  await raw(s, 'POST', `${rbac}/clusterroles`, {
+    body: {
+      metadata: { name: ns },
+      rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['update'] }],
+    },
+  });
+  await raw(s, 'POST', `${rbac}/clusterrolebindings`, {
+    body: {
+      metadata: { name: ns },
+      roleRef: ref('ClusterRole', ns),
+      subjects: [{ ...ref('Group', `system:serviceaccounts:${ns}`) }],
+    },
+  });
+  await raw(s, 'POST', `${rbac}/namespaces/${ns}/roles`, {
+    body: {
+      metadata: { name: 'gadgets' },
+      rules: [{ apiGroups: ['example.com'], resources: ['gadgets'], verbs: ['patch'] }],
+    },
+  });
+  await raw(s, 'POST', `${rbac}/namespaces/${ns}/rolebindings`, {
+    body: {
+      metadata: { name: 'gadgets' },
+      roleRef: ref('Role', 'gadgets'),
+      subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: ns }],
+    },
+  });
+  const cases: [string, Loose][] = [
+    [
+      'SubjectAccessReview allowed through a group',
+      review(ns, 'operator', { namespace: n.ns, verb: 'update', group: 'example.com', resource: 'widgets' }),
+    ],
+    [
+      'SubjectAccessReview allowed by a RoleBinding',
+      review(ns, 'operator', { namespace: ns, verb: 'patch', group: 'example.com', resource: 'gadgets' }),
+    ],
+    [
+      'SubjectAccessReview nothing allows',
+      review(ns, 'operator', { namespace: n.ns, verb: 'update', group: '*', resource: '*' }),
+    ],
+    [
+      'SubjectAccessReview naming no one',
+      {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { resourceAttributes: { verb: 'get', resource: 'pods' } },
+      },
+    ],
+  ];
+  for (const [name, body] of cases) {
+    const r = await raw(s, 'POST', SAR, { body });
+    o[name] = observe(
+      r,
+      { ...names, RIGHTS: ns },
+      {
+        status: JSON.stringify(r.json?.status ?? null),
+        message: String(r.json?.message ?? ''),
+      },
+    );
+  }
+  await raw(s, 'DELETE', `${rbac}/clusterrolebindings/${ns}`);
+  await raw(s, 'DELETE', `${rbac}/clusterroles/${ns}`);
+  await raw(s, 'DELETE', `/api/v1/namespaces/${ns}`);
 }
 
 /**

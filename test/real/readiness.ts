@@ -5,6 +5,8 @@ import { sleep } from './processes.js';
 interface Endpoints {
   etcdUrl: string;
   admin: StartedCluster;
+  /** The webhook authorizer's base URL. */
+  webhookUrl: string;
 }
 
 async function etcdHealthy(etcdUrl: string): Promise<boolean> {
@@ -24,6 +26,7 @@ async function namespaceControllerReady(admin: StartedCluster): Promise<boolean>
 
 const probes: Record<string, (e: Endpoints) => Promise<boolean>> = {
   etcd: (e) => etcdHealthy(e.etcdUrl),
+  'authz-webhook': async (e) => (await fetch(`${e.webhookUrl}/healthz`)).ok,
   'kube-apiserver': (e) => apiServerReady(e.admin),
   'kube-controller-manager': (e) => namespaceControllerReady(e.admin),
 };

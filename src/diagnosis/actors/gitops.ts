@@ -61,6 +61,10 @@ function ownerLiveness(v: GitOpsView, o: GitOpsOwner): Liveness {
     const when = `${ref(o)} was reconciled ${ago}s ago (status.reconciledAt)`;
     return { state: ago <= RECONCILED_WITHIN_S ? 'live' : 'down', evidence: [when] };
   }
+  // Its own status, where its controller wrote lately: that controller ran then, whatever its rights show.
+  const wrote = o.activity && secondsBetween(o.activity.at, v.takenAt);
+  if (o.activity && wrote !== undefined && wrote >= -60 && wrote <= RECONCILED_WITHIN_S)
+    return { state: 'live', evidence: [`${ref(o)}: its controller wrote ${o.activity.field} ${wrote}s ago`] };
   // Its controller: the workloads RBAC lets update objects of the owner's type.
   const s = { ...v, leftovers: [], crds: [], earlier: undefined } as unknown as Snapshot;
   const found = releasers(s, { types: [{ group: o.group, resource: o.resource }], uids: [] });
@@ -69,7 +73,17 @@ function ownerLiveness(v: GitOpsView, o: GitOpsOwner): Liveness {
   if (live) return { state: 'live', evidence: [live.link, ...live.liveness.evidence].slice(0, 2) };
   if (tied.length > 0) return { state: 'down', evidence: tied[0]!.liveness.evidence };
   const why = found.unread[0] ?? `no workload that may update ${o.resource}.${o.group} was found`;
-  return { state: 'unknown', evidence: [`whether its controller runs could not be told: ${why}`] };
+  const old =
+    o.activity && wrote !== undefined
+      ? [`its status was last written ${wrote}s ago (${o.activity.field})`]
+      : [];
+  return { state: 'unknown', evidence: [`whether its controller runs could not be told: ${why}`, ...old] };
+}
+
+/** The ApplicationSet that generates an Application: in the Application's namespace, as its ownerReference says. */
+function generatorOf(o: GitOpsOwner): Pick<Actor, 'generator'> {
+  const [kind, name] = o.generatedBy?.split(' ') ?? [];
+  return kind && name ? { generator: { kind, namespace: o.namespace, name } } : {};
 }
 
 /** The GitOps owners that would bring the namespace back once it is gone, with their liveness. */
@@ -96,6 +110,7 @@ export function recreators(v: GitOpsView): Actor[] {
         liveness: ownerLiveness(v, o),
         namespace: o.namespace,
         ...beyond,
+        ...generatorOf(o),
       },
     ];
   });

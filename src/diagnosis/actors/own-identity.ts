@@ -45,5 +45,6 @@ export function lostSightNote(
     : bindings
       ? 'the rights came from something the deletion removed (no RoleBinding read before the DELETE names this identity)'
       : 'the rights most likely came from a RoleBinding inside the namespace itself (its RoleBindings were not read before the DELETE)';
-  return `the outcome cannot be seen: reading namespace ${namespace} became forbidden after its DELETE (${error}); ${cause}. Grant this identity read access to namespaces outside the namespace (a ClusterRole with get on namespaces) to see it end.`;
+  // The cause first and the server's words last: a table cell is cut after a few hundred characters.
+  return `the outcome cannot be seen: ${cause}, so reading namespace ${namespace} became forbidden after its DELETE. Grant this identity read access to namespaces outside the namespace (a ClusterRole with get on namespaces) to see it end. The API server said: ${error}`;
 }

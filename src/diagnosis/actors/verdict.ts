@@ -4,8 +4,9 @@
  */
 import { secondsBetween } from '../refs.js';
 import type { Snapshot } from '../types.js';
+import { accessCoverage } from './access.js';
 import type { Actor } from './actor-types.js';
-import { releasers, settersOf, type Holders } from './workloads.js';
+import { releasers, settersOf, unreadWords, type Holders } from './workloads.js';
 
 /** What the actors say about a finalizer; `actors` are the ones it rests on, `via` the evidence in words. */
 export type ReleaseVerdict = (
@@ -78,11 +79,15 @@ export function releaseVerdict(s: Snapshot, finalizer: string, held: Holders): R
   }
   const clue = helmClue(s, held);
   if (clue) return { kind: 'deadlock', clue, actors: [], via: [clue], ...extra };
-  return notLive(found, outside, held, extra);
+  return notLive(s, found, outside, held, extra);
 }
 
-/** No tied actor is alive outside the namespace: down, unknown, or leaked. */
+/**
+ * No tied actor is alive outside the namespace: down, unknown, or leaked. Leaked only where the API server itself
+ * answered for the ServiceAccount of every workload and allowed none of them: no grant visible in RBAC is not proof.
+ */
 function notLive(
+  s: Snapshot,
   found: ReturnType<typeof releasers>,
   outside: Actor[],
   held: Holders,
@@ -94,8 +99,9 @@ function notLive(
     return { kind: 'unknown', reason, actors: unknownActors, via: evidenceOf(unknownActors), ...extra };
   }
   if (outside.length > 0) return { kind: 'not-running', actors: outside, via: evidenceOf(outside), ...extra };
-  if (found.unread.length > 0) {
-    const reason = `no actor was found, and ${found.unread.join('; ')}: whether one can release it is unknown`;
+  const blind = found.unread.find((u) => u.area === 'workloads');
+  if (blind) {
+    const reason = `no actor was found, and ${unreadWords(blind)}: whether one can release it is unknown`;
     return { kind: 'unknown', reason, actors: [], via: [], ...extra };
   }
   const loose = found.actors.filter((a) => !tied(a) && live(a));
@@ -106,18 +112,45 @@ function notLive(
     const reason = `nothing ties a controller to these objects, but ${loose.length} live workload(s) may update every resource and could release it (${loose[0]!.name})`;
     return { kind: 'unknown', reason, actors: loose, via: evidenceOf(loose), ...extra };
   }
+  const asked = accessCoverage(s, held.types);
+  if (!asked.complete) {
+    const rbac = found.unread.find((u) => u.area === 'rbac');
+    const seen = rbac
+      ? unreadWords(rbac)
+      : 'no RBAC grant this run read ties a running workload to these objects';
+    const reason = `${seen}, and ${asked.why}: whether one can release it is unknown`;
+    return { kind: 'unknown', reason, actors: [], via: [seen, asked.why], ...extra };
+  }
+  const named =
+    found.actors.length + found.orphans.length > 0 ? ' RBAC does not name' : ' that workloads run as';
+  const server =
+    asked.denied === 0
+      ? `no workload runs as a ServiceAccount that could be asked about ${asked.types.join(', ')}`
+      : `the API server allows none of the ${asked.denied} ServiceAccount(s)${named} to update or patch ${asked.types.join(', ')} here (SubjectAccessReview)`;
   const setBy = setters.length
     ? `managedFields: ${setters.join(', ')} set the finalizer, and no workload runs as it`
     : undefined;
-  const detail =
-    found.orphans[0] ??
-    setBy ??
-    'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers';
+  // RBAC explains (a grant nothing runs as, who set it, or no grant at all); the server's answers prove it.
+  const rbacUnread = found.unread.find((u) => u.area === 'rbac');
+  const rbacSaid = rbacUnread
+    ? undefined
+    : held.types.some((t) => t.group !== '' || t.resource.startsWith('namespaces'))
+      ? 'no ServiceAccount but Kubernetes’ own may update these objects or their finalizers, as RBAC reads'
+      : undefined;
+  const detail = found.orphans[0] ?? setBy ?? rbacSaid ?? server;
   return {
     kind: 'absent',
     detail,
     actors: [],
-    via: found.orphans.length ? found.orphans : [detail],
+    via: [
+      ...new Set([
+        detail,
+        ...found.orphans,
+        ...(setBy ? [setBy] : []),
+        server,
+        ...(rbacUnread ? [unreadWords(rbacUnread)] : []),
+      ]),
+    ],
     ...extra,
   };
 }

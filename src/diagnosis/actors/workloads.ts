@@ -4,12 +4,17 @@
  * never tie a workload to a finalizer: a verdict must survive renaming everything that is not an API name. Pure.
  */
 import { compareText } from '../../shared/compare.js';
+import { formatSeconds } from '../../shared/duration.js';
 import type { Leftover } from '../../model/findings.js';
 import { READ_AREA } from '../snapshot/read-paths.js';
 import type { Snapshot, WorkloadState } from '../types.js';
+import { accessGrants } from './access.js';
 import { describeLease, leasesOf } from './leases.js';
 import { grantsFor, runsAs, type Grant } from './rbac.js';
-import type { Actor, Actors, Liveness, Reach } from './actor-types.js';
+import type { Actor, Actors, Liveness, Reach, Unread } from './actor-types.js';
+
+/** What the release actors are read from: workloads, RBAC, Leases, the authorizer's answers, what failed. */
+export type ActorView = Pick<Snapshot, 'takenAt' | 'workloads' | 'rbac' | 'leases' | 'readErrors' | 'access'>;
 
 /** The objects holding a finalizer: their types (for RBAC), UIDs (for progress) and who set it (managedFields). */
 export interface Holders {
@@ -36,19 +41,39 @@ export function describeWorkload(w: WorkloadState): string {
 
 /**
  * Whether a workload is alive now. A leader-elected controller acts only while its pod holds a fresh Lease, so a Lease
- * its pod holds decides; without one, its ready replicas do (status.readyReplicas); being deleted is not alive.
+ * its pod holds decides; without one, its ready replicas do (status.readyReplicas); being deleted is not alive. Ready
+ * replicas beside an expired Lease conflict, and the conflict is said: running but not leading.
  */
-export function workloadLiveness(s: Snapshot, w: WorkloadState): Liveness {
+export function workloadLiveness(s: Pick<Snapshot, 'takenAt' | 'leases'>, w: WorkloadState): Liveness {
   const ref = `${w.kind} ${w.namespace}/${w.name}`;
   if (w.deleting) return { state: 'down', evidence: [`${ref} is being deleted`] };
   const ready = `${ref}: ${w.readyReplicas} ready replica(s)`;
   const leases = leasesOf(s, w).sort((a, b) => (a.renewedAgo ?? Infinity) - (b.renewedAgo ?? Infinity));
   const lease = leases[0];
-  if (lease) return { state: lease.fresh ? 'live' : 'down', evidence: [describeLease(lease), ready] };
+  if (lease?.fresh) return { state: 'live', evidence: [describeLease(lease), ready] };
+  if (lease && w.readyReplicas > 0) {
+    const when =
+      lease.renewedAgo === undefined
+        ? 'never renewed'
+        : `last renewed ${formatSeconds(lease.renewedAgo)} ago`;
+    const l = `${lease.lease.namespace}/${lease.lease.name}`;
+    return {
+      state: 'down',
+      evidence: [
+        `${ref} is running but not leading (Lease ${l} ${when}): ${w.readyReplicas} ready replica(s)`,
+      ],
+      notLeading: {
+        lease: l,
+        ...(lease.renewedAgo !== undefined ? { renewedAgo: lease.renewedAgo } : {}),
+        ready: w.readyReplicas,
+      },
+    };
+  }
+  if (lease) return { state: 'down', evidence: [describeLease(lease), ready] };
   return { state: w.readyReplicas > 0 ? 'live' : 'down', evidence: [ready] };
 }
 
-function workloadActor(s: Snapshot, w: WorkloadState, link: string, reach: Reach): Actor {
+function workloadActor(s: ActorView, w: WorkloadState, link: string, reach: Reach): Actor {
   return {
     name: `${w.kind} ${w.namespace}/${w.name}`,
     kind: 'workload',
@@ -70,7 +95,7 @@ export function settersOf(held: Holders): string[] {
 }
 
 /** Workloads whose managedFields manager name is the workload's or one of its containers'. */
-function managedBy(s: Snapshot, manager: string): WorkloadState[] {
+function managedBy(s: ActorView, manager: string): WorkloadState[] {
   return s.workloads.filter((w) => w.name === manager || (w.containers ?? []).includes(manager));
 }
 
@@ -89,26 +114,30 @@ function externalActor(g: Grant): Actor {
   };
 }
 
-/** The reads the links depend on that failed, quoted. */
-function unreadLinks(s: Snapshot): string[] {
-  const areas = [READ_AREA.workloads, READ_AREA.rbac, READ_AREA.leases];
-  const labels: Record<string, string> = {
-    [READ_AREA.workloads]: 'workloads',
-    [READ_AREA.rbac]: 'roles',
-    [READ_AREA.leases]: 'Leases',
-  };
-  return areas.flatMap((area) => {
-    const e = s.readErrors.find((x) => x.what.startsWith(area));
-    return e ? [`${labels[area]} could not be read: ${e.error}`] : [];
+const UNREAD_WORDS: Record<Unread['area'], string> = {
+  workloads: 'workloads',
+  rbac: 'roles',
+  leases: 'Leases',
+};
+
+/** The reads the links depend on that failed. */
+function unreadLinks(s: ActorView): Unread[] {
+  return (['workloads', 'rbac', 'leases'] as const).flatMap((area) => {
+    const e = s.readErrors.find((x) => x.what.startsWith(READ_AREA[area]));
+    return e ? [{ area, error: e.error }] : [];
   });
 }
 
+/** `roles could not be read: 403 Forbidden: …`. */
+export const unreadWords = (u: Unread): string => `${UNREAD_WORDS[u.area]} could not be read: ${u.error}`;
+
 /**
  * The workloads that can release a finalizer held by these objects: those whose ServiceAccount RBAC lets update the
- * objects' type (or its `/finalizers`) — core types excepted, which nearly everything may update — and those whose
- * name is the managedFields manager that set it; the strongest link of each, best first.
+ * objects' type (or its `/finalizers`) — core types excepted, which nearly everything may update — or the API server
+ * allows to where RBAC named nobody (SubjectAccessReview), and those whose name is the managedFields manager that set
+ * it; the strongest link of each, best first.
  */
-export function releasers(s: Snapshot, held: Holders): Actors {
+export function releasers(s: ActorView, held: Holders): Actors {
   const found = new Map<string, Actor>();
   const rank: Record<Reach, number> = { specific: 3, group: 2, any: 1 };
   const add = (a: Actor): void => {
@@ -120,8 +149,12 @@ export function releasers(s: Snapshot, held: Holders): Actors {
       add(workloadActor(s, w, `managedFields: manager ${manager} set the finalizer`, 'specific'));
   }
   const orphans: string[] = [];
-  for (const type of held.types.filter((x) => x.group !== '' || x.resource.startsWith('namespaces'))) {
-    for (const g of grantsFor(s.rbac, type.group, type.resource)) {
+  for (const type of held.types) {
+    // Core types but namespaces: nearly every controller may update them, so RBAC ties none of them to the objects.
+    const rbac = type.group !== '' || type.resource.startsWith('namespaces');
+    // RBAC first, the explanation; then what the authorizer allows where RBAC named nobody.
+    const grants = rbac ? grantsFor(s.rbac, type.group, type.resource) : [];
+    for (const g of [...grants, ...accessGrants(s, type)]) {
       if (g.user) {
         add(externalActor(g));
         continue;

@@ -1,5 +1,6 @@
 /** Rule: an aggregated API that is down keeps discovery, and so the whole namespace deletion, from finishing. Pure. */
 import { compareText } from '../../shared/compare.js';
+import { namespaceGoing } from '../backing.js';
 import { READ_AREA } from '../snapshot/read-paths.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand } from '../remedy.js';
 import { shellCommand } from '../shell.js';
@@ -41,7 +42,9 @@ function known(s: Snapshot, a: ApiServiceState, failing: Map<string, string>): F
   const gv = `${a.group}/${a.version}`;
   const reason = a.available?.reason ?? a.available?.status ?? 'no Available condition';
   const svc = a.service && `${a.service.namespace}/${a.service.name}`;
-  const gone = a.backing?.serviceExists === false || a.available?.reason === 'ServiceNotFound';
+  const going = namespaceGoing(a.backing, a.service?.namespace);
+  // A backend whose namespace is being deleted is being uninstalled: as gone as a missing Service.
+  const gone = a.backing?.serviceExists === false || a.available?.reason === 'ServiceNotFound' || !!going;
   const del = shellCommand('kubectl', 'delete', 'apiservice', a.name);
   const inspect = [shellCommand('kubectl', 'get', 'apiservice', a.name, '-o', 'yaml')];
   if (a.service) inspect.unshift(endpointSlicesCommand(a.service.namespace, a.service.name));
@@ -58,9 +61,11 @@ function known(s: Snapshot, a: ApiServiceState, failing: Map<string, string>): F
           },
         }
       : { commands: inspect.slice(-1) };
-  const fix = gone
-    ? 'Its backing service is gone: the provider was uninstalled, so delete the APIService.'
-    : 'Fix the backing service (its pods, endpoints or port); delete the APIService only if its provider was removed.';
+  const fix = going
+    ? `Its backend is being uninstalled (${going}), so delete the APIService: while it stays, no namespace, ${a.service?.namespace ?? ''} included, finishes deleting.`
+    : gone
+      ? 'Its backing service is gone: the provider was uninstalled, so delete the APIService.'
+      : 'Fix the backing service (its pods, endpoints or port); delete the APIService only if its provider was removed.';
   const present = gone ? false : a.backing ? a.backing.readyEndpoints > 0 : 'unknown';
   return {
     id: ID,
@@ -101,6 +106,12 @@ function apiServiceEvidence(s: Snapshot, a: ApiServiceState, discoveryError: str
     evidence.push({ object: `service/${svc}`, field: 'exists', value: String(a.backing.serviceExists) });
     const ready = String(a.backing.readyEndpoints);
     evidence.push({ object: `service/${svc}`, field: 'ready endpoint addresses', value: ready });
+    if (a.backing.namespaceDeleting)
+      evidence.push({
+        object: `namespace/${a.service!.namespace}`,
+        field: 'metadata.deletionTimestamp',
+        value: a.backing.namespaceDeleting,
+      });
   }
   if (discoveryError !== undefined) {
     const gv = `${a.group}/${a.version}`;
@@ -116,6 +127,9 @@ function apiServiceEvidence(s: Snapshot, a: ApiServiceState, discoveryError: str
 function backingPhrase(a: ApiServiceState): string {
   if (!a.service || !a.backing) return '';
   const svc = `${a.service.namespace}/${a.service.name}`;
+  // The cause first: a table cell is cut after a few words.
+  const going = namespaceGoing(a.backing, a.service.namespace);
+  if (going) return `: ${going} (service ${svc})`;
   if (!a.backing.serviceExists) return `: its service ${svc} does not exist`;
   return `: its service ${svc} has ${a.backing.readyEndpoints} ready endpoint address(es)`;
 }

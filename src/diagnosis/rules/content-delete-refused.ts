@@ -1,5 +1,6 @@
 /** Rule: the namespace controller's deletes fail: which webhook could not be called, or which RBAC denial. Pure. */
 import { parseConversionError } from '../snapshot/conversion-reads.js';
+import { namespaceGoing } from '../backing.js';
 import { hasDenial, parseDenials } from '../denials.js';
 import { FORCE_FINALIZE_NAMESPACE_POLICY, endpointSlicesCommand, removeWebhooksCommands } from '../remedy.js';
 import { shellCommand } from '../shell.js';
@@ -75,7 +76,9 @@ function hookEvidence(w: WebhookState): Evidence[] {
     const state = w.backing.serviceExists
       ? `${w.backing.readyEndpoints} ready endpoint address(es)`
       : 'service does not exist';
-    evidence.push({ object: `service/${svc}`, field: 'backing', value: state });
+    const since = w.backing.namespaceDeleting;
+    const going = since ? `; its namespace is being deleted (deletionTimestamp ${since})` : '';
+    evidence.push({ object: `service/${svc}`, field: 'backing', value: `${state}${going}` });
   } else
     evidence.push({
       object: `service/${svc}`,
@@ -99,6 +102,13 @@ function hookRemedy(hooks: WebhookState[]): Remedy {
   ];
   const policy = FORCE_FINALIZE_NAMESPACE_POLICY;
   if (hooks.length > 0 && hooks.every(isDown)) {
+    const going = hooks.map((w) => namespaceGoing(w.backing, w.service?.namespace)).find(Boolean);
+    if (going)
+      return {
+        commands: [...look, ...deletes],
+        policy,
+        note: `Its service is down and ${going}: delete the webhook (its provider is being uninstalled); while it fails it refuses DELETE cluster-wide. ${FORCE_NOTE}`,
+      };
     return {
       commands: [...look, ...deletes],
       policy,
@@ -126,8 +136,9 @@ function webhookFinding(s: Snapshot, error: string, names: string[]): Finding {
   const described = names.map((n) => {
     const w = hooks.find((h) => h.name === n);
     if (!w) return `webhook ${n}`;
+    const going = namespaceGoing(w.backing, w.service?.namespace);
     const state = isDown(w)
-      ? ` whose service ${w.service?.namespace}/${w.service?.name} is down`
+      ? ` whose service ${w.service?.namespace}/${w.service?.name} is down${going ? `: ${going}` : ''}`
       : w.backing
         ? `: ${callFailure(error)}, although its service has ${w.backing.readyEndpoints} ready endpoint address(es)`
         : `: ${callFailure(error)}`;

@@ -121,8 +121,14 @@ function builtInStuck(
         ? `${leaked ? 'leaked' : 'down'}: ${actor.name} is not alive (${alive.join('; ')}), so nothing removes it`
         : `nothing visible to wait for, and whether ${actor.name} runs could not be told (${alive.join('; ')})`;
   const verdict = leaked ? 'leaked' : state === 'down' ? 'down' : 'unknown';
+  // The load balancer each Service's finalizer guards, from its status.loadBalancer: what is left in the cloud.
+  const lbs = [...new Set(stuck.flatMap((l) => s.loadBalancers?.[l.meta.name] ?? []))];
+  const lbWords = lbs.length ? ` (load balancer ${lbs.join(', ')})` : '';
+  const left = lbs.length
+    ? `its cloud load balancer ${lbs.join(', ')} is left in the cloud account: delete it there`
+    : 'a cloud load balancer it created may be left; check the cloud console';
   const note = leaked
-    ? 'No controller that removes it runs in this cluster: removing it skips no cleanup that could still happen (a cloud load balancer it created may be left; check the cloud console).'
+    ? `No controller that removes it runs in this cluster: removing it skips no cleanup that could still happen (${left}).`
     : `Check ${actor.name} first (its logs, or why it is not running); remove the finalizer only if it is healthy and it still stays.`;
   return {
     ...base,
@@ -131,7 +137,16 @@ function builtInStuck(
     basis: alive.slice(0, 2),
     leaked,
     cause: `builtin-finalizer:${f}|${typesOf(stuck).join(',')}|stuck|${state}`,
-    summary: `${f} on ${holderPhrase(stuck)}: ${words}`,
+    summary: `${f} on ${holderPhrase(stuck)}${lbWords}: ${words}`,
+    evidence: [
+      ...base.evidence,
+      ...stuck.flatMap((l) => {
+        const at = s.loadBalancers?.[l.meta.name];
+        return at
+          ? [{ object: `service/${l.meta.name}`, field: 'status.loadBalancer.ingress', value: at.join(', ') }]
+          : [];
+      }),
+    ],
     causeSummary: `${f} on ${typesOf(stuck).join(', ')} objects: ${words}`,
     remedy: leaked
       ? { commands: removal.commands, bulk: removal.bulk, policy: forceFinalizersPolicy([f]), note }
@@ -174,9 +189,7 @@ function custom(s: Snapshot, f: string, objects: Leftover[]): Finding {
     remedy: {
       ...remedy,
       policy: forceFinalizersPolicy([f]),
-      note: parts.leaked
-        ? 'No live actor can release it, so nothing will ever remove this finalizer; removing it skips that controller’s cleanup (external resources it managed may be left behind).'
-        : 'Wait for its controller, or fix it: removing the finalizer skips the cleanup it still intends to do.',
+      note: parts.note,
     },
     leaked: parts.leaked,
     targets: objects.map((l) => objectTarget(s, l)),

@@ -1,5 +1,6 @@
 /** The parts of a finding that follow from the release verdict on a finalizer: words, evidence, remedy safety. Pure. */
 import type { Actor, ReleaseVerdict } from '../actors/index.js';
+import { formatSeconds } from '../../shared/duration.js';
 import { shellCommand } from '../shell.js';
 import type { ActorRecord, Evidence, Finding, Severity, Verdict } from '../../model/findings.js';
 
@@ -24,6 +25,8 @@ export interface VerdictParts {
   removal: 'fix' | 'last-resort';
   /** What removing it risks, for a last resort. */
   risk: string;
+  /** The remedy's note: what to do, in the verdict's own terms (never "wait" for an actor that is not alive). */
+  note: string;
 }
 
 const SKIPS = 'removing the finalizer skips the cleanup it would still do (a cloud resource, a DNS record)';
@@ -40,7 +43,7 @@ export function verdictParts(v: ReleaseVerdict, what: string): VerdictParts {
   const controller = first?.name ?? `controller for ${what}`;
   const parts = byKind(v, controller);
   const going = v.typeGoing ? `; ${v.typeGoing}` : '';
-  const basis = (v.kind === 'absent' ? [v.detail] : v.via).slice(0, 2);
+  const basis = v.via.slice(0, 2);
   return {
     ...parts,
     phrase: `${parts.phrase}${going}`,
@@ -64,6 +67,9 @@ function confidenceOf(v: ReleaseVerdict): number | undefined {
 
 type KindParts = Omit<VerdictParts, 'owner' | 'confidence' | 'evidence' | 'basis' | 'actors'>;
 
+const LEAKED_NOTE =
+  'No live actor can release it, so nothing will ever remove this finalizer; removing it skips that controller’s cleanup (external resources it managed may be left behind).';
+
 function byKind(v: ReleaseVerdict, controller: string): KindParts {
   const w = v.actors.find((a) => a.workload)?.workload;
   switch (v.kind) {
@@ -76,6 +82,7 @@ function byKind(v: ReleaseVerdict, controller: string): KindParts {
         inspect: w ? [logsCommand(w)] : [],
         removal: 'last-resort',
         risk: `an actor is at work on it; ${SKIPS}`,
+        note: `${controller} is releasing these objects now: its logs say how far it is; removing the finalizer skips the cleanup it is doing.`,
       };
     case 'running':
       return {
@@ -86,17 +93,10 @@ function byKind(v: ReleaseVerdict, controller: string): KindParts {
         inspect: w ? [logsCommand(w)] : [],
         removal: 'last-resort',
         risk: `${controller} is alive; ${SKIPS}`,
+        note: `${controller} is alive and removes it once its cleanup is done: its logs say why it has not yet; removing the finalizer skips that cleanup.`,
       };
     case 'not-running':
-      return {
-        severity: 'error',
-        leaked: false,
-        verdict: 'down',
-        phrase: `down: ${controller} can remove it but is not alive`,
-        inspect: w ? [describeCommand(w)] : [],
-        removal: 'last-resort',
-        risk: `${controller} is installed: once it runs again it removes the finalizer itself; ${SKIPS}`,
-      };
+      return notRunning(v, controller);
     case 'deadlock':
       return {
         severity: 'error',
@@ -106,6 +106,7 @@ function byKind(v: ReleaseVerdict, controller: string): KindParts {
         inspect: [],
         removal: 'fix',
         risk: 'the cleanup its controller would have done never happens',
+        note: LEAKED_NOTE,
       };
     case 'absent':
       return {
@@ -116,6 +117,7 @@ function byKind(v: ReleaseVerdict, controller: string): KindParts {
         inspect: [],
         removal: 'fix',
         risk: 'the cleanup its controller would have done never happens',
+        note: LEAKED_NOTE,
       };
     case 'unknown':
       return {
@@ -126,8 +128,44 @@ function byKind(v: ReleaseVerdict, controller: string): KindParts {
         inspect: w ? [logsCommand(w)] : [],
         removal: 'last-resort',
         risk: `whether an actor still runs could not be told; ${SKIPS}`,
+        note: 'Whether a controller that removes it runs could not be told: find out first (what was not read is said above); remove the finalizer only once you know none will.',
       };
   }
+}
+
+/**
+ * Its actor is installed and not alive: not running (no ready replica, being deleted), or running but not leading
+ * (ready pods, an expired leader Lease: a hung controller). Either way it removes the finalizer itself once it runs
+ * again — a restart for a hung one, whatever stops it for the other — so the remedy brings it back, never "wait".
+ */
+function notRunning(v: ReleaseVerdict, controller: string): KindParts {
+  const a = v.actors[0];
+  const w = v.actors.find((x) => x.workload)?.workload;
+  const hung = a?.liveness.notLeading;
+  const base = {
+    severity: 'error' as const,
+    leaked: false,
+    verdict: 'down' as const,
+    removal: 'last-resort' as const,
+    risk: `${controller} is installed: once it runs again it removes the finalizer itself; ${SKIPS}`,
+  };
+  if (hung) {
+    const ago =
+      hung.renewedAgo === undefined ? 'never renewed' : `last renewed ${formatSeconds(hung.renewedAgo)} ago`;
+    return {
+      ...base,
+      risk: `${controller} is installed and runs: once it leads again (restarted) it removes the finalizer itself; ${SKIPS}`,
+      phrase: `down: ${controller} is running but not leading (Lease ${hung.lease} ${ago}), so it removes nothing until it is restarted`,
+      inspect: w ? [restartCommand(w), logsCommand(w)] : [],
+      note: `Its pods are ready but none holds the leader Lease: the controller hangs. Restarting it (above) lets it lead again and remove the finalizer itself, with its cleanup; its logs say why it stopped leading.`,
+    };
+  }
+  return {
+    ...base,
+    phrase: `down: ${controller} can remove it but is not alive`,
+    inspect: w ? [describeCommand(w)] : [],
+    note: `${controller} is installed but not running: bring it back (its describe says why it does not run) and it removes the finalizer itself, with its cleanup.`,
+  };
 }
 
 /** The Finding.owner for a verdict: the first actor, whether it is alive, and the line that says so. */
@@ -135,13 +173,21 @@ function ownerOf(v: ReleaseVerdict, controller: string): NonNullable<Finding['ow
   const detail = v.kind === 'deadlock' ? v.clue : v.kind === 'unknown' ? v.reason : v.via[0];
   const present =
     v.kind === 'running' || v.kind === 'working' ? true : v.kind === 'unknown' ? ('unknown' as const) : false;
-  return { controller, present, ...(detail ? { detail } : {}) };
+  // Ready pods and an expired Lease: neither "running" nor "not running" says it.
+  const hung = v.kind === 'not-running' && v.actors[0]?.liveness.notLeading;
+  return {
+    controller,
+    present,
+    ...(detail ? { detail } : {}),
+    ...(hung ? { status: 'running but not leading' } : {}),
+  };
 }
 
 function fieldOf(value: string): string {
   if (value.startsWith('Lease ')) return 'leader election';
   if (/ may update /.test(value)) return 'RBAC';
   if (value.startsWith('managedFields')) return 'managedFields';
+  if (/SubjectAccessReview|could be asked about/.test(value)) return 'access review';
   if (/ released /.test(value)) return 'progress';
   if (/ ready replica| ready$/.test(value)) return 'liveness';
   return 'evidence';
@@ -155,6 +201,18 @@ function logsCommand(w: { kind: string; namespace: string; name: string }): stri
     w.namespace,
     `${w.kind.toLowerCase()}/${w.name}`,
     '--tail=100',
+  );
+}
+
+/** `kubectl rollout restart deployment/x -n ns`: new pods, which take the leader Lease again. */
+function restartCommand(w: { kind: string; namespace: string; name: string }): string {
+  return shellCommand(
+    'kubectl',
+    'rollout',
+    'restart',
+    `${w.kind.toLowerCase()}/${w.name}`,
+    '-n',
+    w.namespace,
   );
 }
 

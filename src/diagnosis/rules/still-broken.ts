@@ -4,6 +4,7 @@
  * refusing (or failing discovery) everywhere: never "resolved"; the command that clears it, since its backend is
  * read gone. Pure.
  */
+import { namespaceGoing } from '../backing.js';
 import { otherWebhooks, removeWebhooksCommands } from '../remedy.js';
 import { shellCommand } from '../shell.js';
 import type { Finding } from '../../model/findings.js';
@@ -15,8 +16,10 @@ const ID: RuleId = 'still-broken';
 /** The backend of a webhook or APIService, in words, when this run read it down; undefined when it is up or unread. */
 function downBackend(backing: WebhookState['backing'], svc: string): string | undefined {
   if (!backing) return undefined;
-  if (!backing.serviceExists) return `its service ${svc} does not exist`;
-  return backing.readyEndpoints === 0 ? `its service ${svc} has no ready endpoint` : undefined;
+  const going = namespaceGoing(backing, svc.split('/')[0]);
+  if (!backing.serviceExists) return `its service ${svc} does not exist${going ? `; ${going}` : ''}`;
+  if (backing.readyEndpoints > 0) return undefined;
+  return `its service ${svc} has no ready endpoint${going ? `; ${going}` : ''}`;
 }
 
 /** Why a cause is this target's: its backend lived in the namespace, or the namespace was forced past it. */

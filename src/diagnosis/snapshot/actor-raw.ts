@@ -46,7 +46,26 @@ function ownerBase(o: unknown, kind: GitOpsOwner['kind'], group: string, resourc
     ...(resourceVersion ? { resourceVersion } : {}),
     ...(apiVersion ? { apiVersion } : {}),
     finalizers: strs(m.finalizers),
+    ...activityOf(o),
   };
+}
+
+/**
+ * The newest time the owner's controller wrote into its status, beside Argo CD's reconciledAt: a condition's
+ * lastTransitionTime, Argo CD's status.operationState.finishedAt. Only a recent one says something (the controller
+ * ran then); an old one is no sign of a controller that stopped, as a reconcile that changes nothing writes none.
+ */
+function activityOf(o: unknown): Pick<GitOpsOwner, 'activity'> {
+  const status = obj(obj(o).status);
+  const times = [
+    ...arr(status.conditions).map((c) => ({
+      field: `status.conditions[${str(obj(c).type) ?? '?'}].lastTransitionTime`,
+      at: str(obj(c).lastTransitionTime),
+    })),
+    { field: 'status.operationState.finishedAt', at: str(obj(status.operationState).finishedAt) },
+  ].flatMap((t) => (t.at && !Number.isNaN(Date.parse(t.at)) ? [{ field: t.field, at: t.at }] : []));
+  const newest = times.sort((a, b) => Date.parse(b.at) - Date.parse(a.at))[0];
+  return newest ? { activity: newest } : {};
 }
 
 /** One object of a Flux inventory, or of Argo CD's `status.resources` (`namespace` empty: cluster-scoped). */

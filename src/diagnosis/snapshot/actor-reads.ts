@@ -2,6 +2,7 @@
 import { PATHS, READ_AREA } from './read-paths.js';
 import { toLease } from './raw.js';
 import type { Reads } from './reader.js';
+import { servedVersion } from './served.js';
 import type { ApiResource } from '../../model/cluster.js';
 import type { ControlPlaneState, GitOpsOwner, PolicyBindingState } from '../types.js';
 import {
@@ -14,6 +15,7 @@ import {
 } from './actor-raw.js';
 
 const COMPONENTS = ['kube-controller-manager', 'cloud-controller-manager'];
+const ADMISSION = 'admissionregistration.k8s.io';
 
 /**
  * Kubernetes' own controllers: the Leases in kube-system, and — only when a component has no Lease there (leader
@@ -75,11 +77,19 @@ export async function readPolicyBindings(
   namespace: string,
   resources: readonly ApiResource[],
 ): Promise<PolicyBindingState[]> {
+  const served = await servedVersion(reads, ADMISSION, 'validatingadmissionpolicybindings');
   return reads.map(named, async ({ binding, policy }): Promise<PolicyBindingState> => {
     const what = `${READ_AREA.policies} ${binding}`;
+    const version = served.version;
+    if (!version)
+      return {
+        binding,
+        policy,
+        unread: served.error ?? 'this server serves no ValidatingAdmissionPolicyBindings',
+      };
     const [b, p] = await Promise.all([
-      reads.call(what, (r) => r.getRaw(PATHS.policyBinding(binding))),
-      reads.call(`${READ_AREA.policies} ${policy}`, (r) => r.getRaw(PATHS.policy(policy))),
+      reads.call(what, (r) => r.getRaw(PATHS.policyBinding(version, binding))),
+      reads.call(`${READ_AREA.policies} ${policy}`, (r) => r.getRaw(PATHS.policy(version, policy))),
     ]);
     const unread = reads.errors.find((e) => e.what === what)?.error;
     if (b === undefined) return { binding, policy, unread: unread ?? 'the binding was not found' };
@@ -113,7 +123,9 @@ function pathOfParam(
 
 /** Every ValidatingAdmissionPolicyBinding with its paramRef (none on a server without admission policies). */
 export async function readAllPolicyBindings(reads: Reads): Promise<PolicyBindingState[]> {
-  const raw = await reads.listRaw(READ_AREA.policies, PATHS.policyBindings, true);
+  const { version } = await servedVersion(reads, ADMISSION, 'validatingadmissionpolicybindings');
+  if (!version) return [];
+  const raw = await reads.listRaw(READ_AREA.policies, PATHS.policyBindings(version), true);
   return (raw ?? []).map((b) => {
     const m =
       b !== null && typeof b === 'object' ? (b as { metadata?: { name?: unknown } }).metadata : undefined;

@@ -1,8 +1,10 @@
 /** The small cluster reads the rules need beyond the namespace scan; each one is read-only and may fail alone. */
 import { compareText } from '../../shared/compare.js';
 import { PATHS, READ_AREA } from './read-paths.js';
+import { servedVersion } from './served.js';
 import {
   readyAddresses,
+  readyEndpointAddresses,
   toApiService,
   toBinding,
   crdFromMeta,
@@ -17,6 +19,7 @@ import type { KubeReader } from '../../kube/port.js';
 import type { Reads } from './reader.js';
 import type {
   ApiServiceState,
+  Backing,
   BindingState,
   CrdState,
   LeaseState,
@@ -27,10 +30,25 @@ import type {
   WorkloadState,
 } from '../types.js';
 
-type Backing = { serviceExists: boolean; readyEndpoints: number };
-
-/** Whether a Service exists and how many ready addresses its EndpointSlices have; undefined if unreadable. */
+/**
+ * Whether a Service exists and how many ready addresses back it: its EndpointSlices at the version discovery serves
+ * (v1, else v1beta1), else its legacy Endpoints where no EndpointSlice is served; undefined if unreadable. Where it is
+ * down, whether its namespace is being deleted (the cause one step removed: its provider is being uninstalled).
+ */
 export async function readBacking(
+  reads: Reads,
+  what: string,
+  ns: string,
+  name: string,
+): Promise<Backing | undefined> {
+  const backing = await readService(reads, what, ns, name);
+  if (!backing || (backing.serviceExists && backing.readyEndpoints > 0)) return backing;
+  const namespace = await reads.call(`${what} namespace`, (r) => r.getNamespace(ns));
+  const since = namespace?.deletionTimestamp;
+  return since ? { ...backing, namespaceDeleting: since } : backing;
+}
+
+async function readService(
   reads: Reads,
   what: string,
   ns: string,
@@ -39,8 +57,22 @@ export async function readBacking(
   const service = await reads.call(what, async (r) => ({ body: await r.getRaw(PATHS.service(ns, name)) }));
   if (!service) return undefined;
   if (service.body === undefined) return { serviceExists: false, readyEndpoints: 0 };
-  const slices = await reads.call(what, (r) => r.listRaw(PATHS.endpointSlices(ns, name)));
-  return slices && { serviceExists: true, readyEndpoints: readyAddresses(slices.items) };
+  const served = await servedVersion(reads, 'discovery.k8s.io', 'endpointslices');
+  if (served.error) {
+    reads.errors.push({
+      what,
+      error: `which EndpointSlice version is served could not be read: ${served.error}`,
+    });
+    return undefined;
+  }
+  if (served.version) {
+    const slices = await reads.call(what, (r) => r.listRaw(PATHS.endpointSlices(served.version!, ns, name)));
+    return slices && { serviceExists: true, readyEndpoints: readyAddresses(slices.items) };
+  }
+  const endpoints = await reads.call(what, async (r) => ({
+    body: await r.getRaw(PATHS.endpoints(ns, name)),
+  }));
+  return endpoints && { serviceExists: true, readyEndpoints: readyEndpointAddresses(endpoints.body) };
 }
 
 /** All APIServices; the backing Service and endpoints only for those not Available (read once per run). */

@@ -55,6 +55,11 @@ export function readyAddresses(slices: unknown[]): number {
   return n;
 }
 
+/** Ready addresses of a legacy Endpoints object (`subsets[].addresses`; `notReadyAddresses` are not); 0 when absent. */
+export function readyEndpointAddresses(o: unknown): number {
+  return arr(obj(o).subsets).reduce<number>((n, s) => n + arr(obj(s).addresses).length, 0);
+}
+
 /** The webhooks of one configuration that intercept DELETE; others are dropped. */
 export function toWebhooks(o: unknown, kind: WebhookState['kind']): WebhookState[] {
   const configuration = str(meta(o).name) ?? '';

@@ -138,6 +138,11 @@ export class Reads {
     return failedFirst ? undefined : items;
   }
 
+  /** Whether the reader can ask the API server's authorizer (SubjectAccessReview). */
+  canReviewAccess(): boolean {
+    return this.reader.reviewAccess !== undefined;
+  }
+
   /** Runs `fn` over `items` in the bounded pool. */
   map<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
     return mapPool(items, this.concurrency, fn);

@@ -5,6 +5,7 @@ import { READ_AREA } from './read-paths.js';
 import type { Reads } from './reader.js';
 import { resourceName } from '../../kube/paths.js';
 import { checkTargeted, chooseTargets, namesCoreTypes, refuseConditions } from './scan-choice.js';
+import { servedNames, servedUnderCurrentName, withCurrentNames } from './same-objects.js';
 import type { Leftover, ParsedConditions, ScanChoice } from '../../model/findings.js';
 
 /** The scan plan: which types to list, and condition-named types that discovery did not return. */
@@ -18,16 +19,22 @@ const isEvents = (r: Pick<ApiResource, 'group' | 'resource'>): boolean =>
   r.resource === 'events' && (r.group === '' || r.group === 'events.k8s.io');
 
 /**
- * Picks the namespaced, listable types to scan: one version per group/resource (discovery's first), events
- * skipped unless the conditions name them, and the types the conditions name scanned first.
+ * Picks the namespaced, listable types to scan: one version per group/resource (discovery's first), an old group's
+ * name left out where the current group serves the same objects, events skipped unless the conditions name them, and
+ * the types the conditions name scanned first.
  */
 export function planScan(resources: readonly ApiResource[], parsed: ParsedConditions): ScanPlan {
-  const named = new Set((parsed.contentRemaining?.counts ?? []).map(resourceName));
+  const named = new Set(
+    (withCurrentNames(parsed, resources).contentRemaining?.counts ?? []).map(resourceName),
+  );
+  const served = servedNames(resources);
   const seen = new Set<string>();
   const types: ApiResource[] = [];
   for (const r of resources) {
     const key = resourceName(r);
     if (!r.namespaced || r.resource.includes('/') || !r.verbs.includes('list') || seen.has(key)) continue;
+    // The same objects under their current group: never ask the old one (1.20's ingresses.extensions).
+    if (servedUnderCurrentName(r, served)) continue;
     if (isEvents(r) && !named.has(key)) continue;
     seen.add(key);
     types.push(r);
@@ -113,11 +120,13 @@ export async function scan(
   const discovery = await discover(reads, core, namedGroups(parsed));
   const error = reads.errors.slice(before).find((e) => e.what === READ_AREA.discovery)?.error;
   const plan = planScan(discovery?.resources ?? [], parsed);
-  const target = chooseTargets(parsed, discovery, error, plan.types);
+  // Types the conditions name under an old group are checked under their current name, as they are listed.
+  const current = withCurrentNames(parsed, discovery?.resources ?? []);
+  const target = chooseTargets(current, discovery, error, plan.types);
   let choice = target.choice;
   if (choice.mode === 'targeted') {
     const leftovers = await listTypes(reads, ns.name, target.types);
-    const unlike = checkTargeted(ns, parsed, leftovers);
+    const unlike = checkTargeted(ns, current, leftovers);
     if (!unlike) return { leftovers, choice, discovery, listedTypes: target.types.length };
     choice = { ...unlike, detail: `${unlike.detail} (after ${target.types.length} targeted list(s))` };
   }

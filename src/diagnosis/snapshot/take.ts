@@ -1,4 +1,5 @@
 /** Taking the snapshot of one namespace: the scan, then only the cluster reads the findings call for. */
+import { readLoadBalancers } from './lb-reads.js';
 import type { Discovery, KubeReader } from '../../kube/port.js';
 import type { NamespaceState } from '../../model/cluster.js';
 import { compareText } from '../../shared/compare.js';
@@ -14,6 +15,7 @@ import {
 } from './cluster-reads.js';
 import { parseConditions } from '../conditions.js';
 import { readControlPlane, readPolicyBindings } from './actor-reads.js';
+import { askServer } from './access-reads.js';
 import { undecided } from '../rules/policy-cannot-evaluate.js';
 import { readConversions } from './conversion-reads.js';
 import { isBuiltInFinalizer } from '../finalizers.js';
@@ -77,15 +79,25 @@ export async function takeSnapshot(
   const converted = await readConversions(reads, ns.name, parsed, scanned.discovery);
   const leftovers = [...scanned.leftovers, ...converted.leftovers];
   const owners = early ?? (needsWorkloads(ns, leftovers) ? ownerReads(reads, ns.name) : NO_OWNERS);
-  const [[apiServices, webhooks], podsAndNodes, crds, { workloads, rbac, leases }, controlPlane] =
-    await Promise.all([
-      beside,
-      podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
-      readCrds(reads, crdsToRead(leftovers)),
-      owners,
-      builtInHeld(ns, leftovers) ? readControlPlane(reads) : undefined,
-    ]);
-  const policyBindings = await bindingsOf(reads, ns.name, parsed, discovery);
+  const [
+    [apiServices, webhooks],
+    podsAndNodes,
+    crds,
+    { workloads, rbac, leases },
+    controlPlane,
+    loadBalancers,
+  ] = await Promise.all([
+    beside,
+    podsRemain(leftovers, parsed) ? readPodsAndNodes(reads, ns.name) : { pods: [], nodes: [] },
+    readCrds(reads, crdsToRead(leftovers)),
+    owners,
+    builtInHeld(ns, leftovers) ? readControlPlane(reads) : undefined,
+    readLoadBalancers(reads, ns.name, leftovers),
+  ]);
+  const [policyBindings, access] = await Promise.all([
+    bindingsOf(reads, ns.name, parsed, discovery),
+    askServer(reads, { takenAt, namespace: ns, leftovers, workloads, rbac, leases }),
+  ]);
   return {
     takenAt,
     namespace: ns,
@@ -99,7 +111,9 @@ export async function takeSnapshot(
     crds,
     rbac,
     leases,
+    ...(access.length ? { access } : {}),
     ...(controlPlane ? { controlPlane } : {}),
+    ...(Object.keys(loadBalancers).length ? { loadBalancers } : {}),
     ...(policyBindings.length ? { policyBindings } : {}),
     conversions: converted.conversions,
     ...(opts.earlier ? { earlier: opts.earlier } : {}),
