@@ -130,6 +130,15 @@ describe('GitOps owners that bring a namespace back', () => {
       );
   });
 
+  test('a reconciledAt an hour ahead of the snapshot is no sign of life: whether it runs is unknown', () => {
+    const [f] = willRecreate(view([toApplication(application({ reconciledAgo: -3600 }))]));
+    expect(f).toMatchObject({ verdict: 'unknown' });
+    // Flipped: reconciled 40 s ago, it is alive.
+    expect(willRecreate(view([toApplication(application({ reconciledAgo: 40 }))]))[0]).toMatchObject({
+      verdict: 'will-recreate',
+    });
+  });
+
   test('an Application that only deploys into the namespace (no CreateNamespace, no Namespace resource) does not recreate it', () => {
     expect(willRecreate(view([toApplication(application({ options: [] }))]))).toEqual([]);
   });

@@ -57,7 +57,8 @@ function ownerLiveness(v: GitOpsView, o: GitOpsOwner): Liveness {
     return { state: 'down', evidence: [`${ref(o)} is being deleted (it prunes, it does not apply)`] };
   if (o.paused) return { state: 'down', evidence: [`${ref(o)}: ${o.paused}`] };
   const ago = secondsBetween(o.reconciledAt, v.takenAt);
-  if (ago !== undefined) {
+  // A time more than a minute ahead of the snapshot is no evidence (a skewed or forged clock): read on.
+  if (ago !== undefined && ago >= -60) {
     const when = `${ref(o)} was reconciled ${ago}s ago (status.reconciledAt)`;
     return { state: ago <= RECONCILED_WITHIN_S ? 'live' : 'down', evidence: [when] };
   }
