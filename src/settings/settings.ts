@@ -40,6 +40,8 @@ export interface Settings {
   /** What the run calls its cluster (in the report, for `merge`); undefined = the context, else the server's host. */
   readonly clusterName: string | undefined;
   readonly delete: boolean;
+  /** Plan mode: every write is sent as a dry run (`dryRun=All`), nothing is waited for or forced. */
+  readonly dryRun: boolean;
   readonly timeoutMs: number;
   /** What goes first: the custom resources (their controllers still running), or the namespace at once. */
   readonly teardownOrder: TeardownOrder;
@@ -150,6 +152,7 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     clusterName: p.take(() => readClusterName(read(Inputs.clusterName), Inputs.clusterName, n), undefined),
     // Already Terminating: there is nothing to delete, and nothing new may be.
     delete: scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true),
+    dryRun: p.take(() => readBoolean(read, Inputs.dryRun, false, n), false),
     timeoutMs,
     teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),
     customResourcesTimeoutMs: p.take(() => readCustomResourcesTimeout(read, timeoutMs, n), 0),
