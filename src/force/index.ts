@@ -3,3 +3,4 @@ export { decide } from './policy.js';
 export { executePlan } from './execute.js';
 export { allowedByText } from './labels.js';
 export { resultClass, resultText } from './audit.js';
+export { forecastForcing } from './forecast.js';

@@ -16,6 +16,7 @@ const ROWS = 50;
 
 const RESULT_STYLE: Record<ClusterResult, Style> = {
   skipped: 'dim',
+  planned: 'cyan',
   clean: 'green',
   forced: 'yellow',
   stuck: 'red',

@@ -38,6 +38,7 @@ export const OUTCOME_STYLE: Record<Outcome, Style> = {
   recreated: 'cyan',
   gone: 'green',
   'already-gone': 'green',
+  planned: 'cyan',
 };
 
 /** A painter that colours, or one that leaves text plain. */
