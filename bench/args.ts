@@ -30,8 +30,8 @@ export interface Options {
   sizes: Sizes;
 }
 
-/** The sections `--only` can pick: section 1 with 1b, section 8, and section 10. */
-export const SECTIONS = ['big', 'sweep', 'fleet'] as const;
+/** The sections `--only` can pick: section 1 with 1b, 5 with 5b, 8, 10 and 11. */
+export const SECTIONS = ['big', 'real', 'sweep', 'fleet', 'settle'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const FULL: Sizes = {
@@ -86,8 +86,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --smoke            smaller still, no kubectl recipe runs: only checks that every section runs (npm test)
   --out FILE         where to write the report (default BENCHMARKS.md)
   --only LIST        run only these sections and print them, writing no report: big (sections 1 and 1b),
-                     sweep (section 8), fleet (section 10: the merge of 50 clusters' reports; needs
-                     npm run build); comma-separated
+                     real (sections 5 and 5b, the real 1.20 control plane when it can be found), sweep
+                     (section 8), fleet (section 10: the merge of 50 clusters' reports; needs npm run build),
+                     settle (section 11: time to the answer, with its real-server row); comma-separated
   --help             this text`;
 
 function positiveInt(name: string, raw: string | undefined, allowZero = false): number {

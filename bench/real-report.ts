@@ -2,6 +2,7 @@
 import type { RealColumn, RealResult } from './real.js';
 import type { RealScanSample, RealStuckResult } from './real-stuck.js';
 import { SCAN_LABELS } from './stuck.js';
+import { RECIPE_ONE } from './peers.js';
 import { RECIPE } from './scan.js';
 import { bytes, count, median, ms, spread, times } from './stats.js';
 import type { Target } from './stats.js';
@@ -17,6 +18,12 @@ function rows(fake: RealColumn, real: RealColumn): string[][] {
       fake.kubectl.length ? spread(fake.kubectl) : 'n/a',
       real.kubectl.length ? spread(real.kubectl) : 'n/a',
       real.kubectl.length ? ratio(real.kubectl, fake.kubectl) : 'n/a',
+    ],
+    [
+      'one-process kubectl recipe',
+      fake.kubectlOne.length ? spread(fake.kubectlOne) : 'n/a',
+      real.kubectlOne.length ? spread(real.kubectlOne) : 'n/a',
+      real.kubectlOne.length ? ratio(real.kubectlOne, fake.kubectlOne) : 'n/a',
     ],
     ['naive ÷ ours', ratio(fake.naive, fake.ours), ratio(real.naive, real.ours), ''],
     [
@@ -41,6 +48,12 @@ function rows(fake: RealColumn, real: RealColumn): string[][] {
       'ours: response bytes, gzip on (as received) / off',
       `${bytes(fake.oursBytes)} / ${bytes(fake.oursNoGzipBytes)}`,
       `${bytes(real.oursBytes)} / ${bytes(real.oursNoGzipBytes)}`,
+      '',
+    ],
+    [
+      'one-process kubectl recipe ÷ ours',
+      fake.kubectlOne.length ? ratio(fake.kubectlOne, fake.ours) : 'n/a',
+      real.kubectlOne.length ? ratio(real.kubectlOne, real.ours) : 'n/a',
       '',
     ],
     ['ours: findings', String(fake.findings), String(real.findings), ''],
@@ -134,7 +147,23 @@ ${table}
 `;
 }
 
-/** The real-server verdict rows (section 5b); not measured when the section was skipped. */
+/** Section 5's row against the one-process kubectl recipe (RECIPE_ONE), the strongest kubectl peer. */
+function oneProcessTarget(r: RealResult): Target {
+  const c = r.real;
+  const ours = c ? median(c.ours) : NaN;
+  const one = c?.kubectlOne.length ? median(c.kubectlOne) : NaN;
+  return {
+    id: 'real-one-process-kubectl',
+    name: 'Real server 1.20: big namespace, ours vs the one-process kubectl recipe',
+    goal: '≥ 10× faster',
+    pass: Number.isFinite(one) ? one / ours >= 10 : undefined,
+    measured: Number.isFinite(one)
+      ? `${times(one / ours)} (${ms(one)} vs ${ms(ours)})`
+      : `not measured: ${r.skipped ?? 'kubectl not found or --kubectl-runs 0'}`,
+  };
+}
+
+/** The real-server verdict rows (sections 5 and 5b); not measured when the section was skipped. */
 export function realTargets(r: RealResult): Target[] {
   const s = r.stuck;
   const why = r.skipped ?? r.stuckSkipped ?? 'unknown reason';
@@ -146,6 +175,7 @@ export function realTargets(r: RealResult): Target[] {
     ? { req: med(s.targeted, (x) => x.requests), disc: med(s.targeted, (x) => x.discoveryRequests) }
     : undefined;
   return [
+    oneProcessTarget(r),
     {
       id: 'real-targeted-kubectl',
       name: 'Real server 1.20: big namespace after the controller pass, targeted scan vs the kubectl recipe',
@@ -180,7 +210,7 @@ export function renderReal(r: RealResult): string {
     '|---|---:|---:|---:|',
     ...rows(r.fake, r.real).map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  return `${head}The scan of scenario 1 at a size a real control plane builds in minutes on 2 shared cores: ${s.types} CRD types in ${s.groups} groups, ${s.configMaps} ConfigMaps of ${bytes(s.configMapBytes)}, ${s.customResources} custom resources (${s.withFinalizers} with a finalizer), the namespace Terminating with no namespace controller running (as the fake's paused one). The same three scans run against the fake (no added latency) and against a real kube-apiserver with etcd on this machine (kube-apiserver ready in ${ms(r.startMs ?? NaN)}, the namespace built in ${ms(r.buildMs ?? NaN)}). Medians (min–max) of ${r.real.ours.length} runs after one warm-up; the kubectl recipe is \`${RECIPE}\`. Absolute times depend on the machine; compare the ratios.
+  return `${head}The scan of scenario 1 at a size a real control plane builds in minutes on 2 shared cores: ${s.types} CRD types in ${s.groups} groups, ${s.configMaps} ConfigMaps of ${bytes(s.configMapBytes)}, ${s.customResources} custom resources (${s.withFinalizers} with a finalizer), the namespace Terminating with no namespace controller running (as the fake's paused one). The same three scans run against the fake (no added latency) and against a real kube-apiserver with etcd on this machine (kube-apiserver ready in ${ms(r.startMs ?? NaN)}, the namespace built in ${ms(r.buildMs ?? NaN)}). Medians (min–max) of ${r.real.ours.length} runs after one warm-up; the kubectl recipe is \`${RECIPE}\`, the one-process recipe \`${RECIPE_ONE}\`. Absolute times depend on the machine; compare the ratios.
 
 ${table}
 

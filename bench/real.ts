@@ -2,7 +2,7 @@
  * The big-namespace scan (ours, the naive client-node scan, the kubectl recipe) on a real kube-apiserver 1.20 + etcd,
  * beside the fake at the same size; then (5b, bench/real-stuck.ts) the same namespace on a plane with the
  * controller-manager, after the real namespace controller's pass. Runs when the control plane can be found
- * (`KUBE_ASSETS` or ../shared/realkube/install.sh) and not with `--quick`.
+ * (`KUBE_ASSETS` or ../shared/realkube/install.sh), with `--quick` too (fewer runs), not with `--smoke`.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +16,7 @@ import { naiveScan } from './naive.js';
 import { bigConfigMap, bigTypes, type BigSizes, type BigSpec } from './protocol.js';
 import { measureStuck, type RealStuckResult } from './real-stuck.js';
 import type { RemoteCluster } from './remote.js';
+import { RECIPE_ONE } from './peers.js';
 import { KUBECTL, timedRecipe } from './scan.js';
 import { median } from './stats.js';
 
@@ -43,6 +44,8 @@ export interface RealColumn {
   naiveObjects: number;
   kubectl: number[];
   kubectlLines: number;
+  /** The one-process recipe an expert pastes (bench/peers.ts RECIPE_ONE). */
+  kubectlOne: number[];
 }
 
 export interface RealResult {
@@ -81,6 +84,7 @@ async function measureColumn(
     naiveObjects: 0,
     kubectl: [],
     kubectlLines: 0,
+    kubectlOne: [],
   };
   const setup = createKube(kc);
   const ns = await setup.getNamespace(spec.namespace);
@@ -117,6 +121,7 @@ async function measureColumn(
     const r = await timedRecipe(kubeconfig, spec.namespace, KUBECTL);
     col.kubectl.push(r.wallMs);
     col.kubectlLines = r.lines;
+    col.kubectlOne.push((await timedRecipe(kubeconfig, spec.namespace, KUBECTL, RECIPE_ONE)).wallMs);
   }
   return col;
 }
@@ -188,11 +193,12 @@ export async function runReal(
   log: (line: string) => void,
 ): Promise<RealResult> {
   const spec: BigSpec = { kind: 'big', namespace: 'preview-big', ...REAL_SIZES };
-  if (opts.quick) return { spec, skipped: '--quick' };
+  // Every bench measures the real server where it can be started; only the smoke run of the tests does not.
+  if (opts.smoke) return { spec, skipped: '--smoke' };
   const assets = findAssets(root);
   if (!assets)
     return { spec, skipped: 'no control plane (set KUBE_ASSETS, or provide ../shared/realkube/install.sh)' };
-  const runs = Math.max(opts.runs, 3);
+  const runs = opts.quick ? opts.runs : Math.max(opts.runs, 3);
   const kubectlRuns = Math.min(opts.kubectlRuns, runs);
   log(
     `real server: the fake at the same size (${spec.types} CRD types, ${spec.configMaps} ConfigMaps, ${spec.customResources} custom resources)`,

@@ -22,6 +22,10 @@ import { realTargets, renderReal } from './real-report.js';
 import { RemoteCluster } from './remote.js';
 import { renderMarkdown } from './report.js';
 import { runStartup } from './startup.js';
+import { runSettle } from './settle.js';
+import { runSettleReal } from './real-settle.js';
+import { renderSettle, settleTargets, type SettleReal } from './settle-report.js';
+import { findAssets } from '../test/real/control-plane.js';
 import type { Target } from './stats.js';
 import { bigPeerTargets, figures, finalLine, targets } from './verdicts.js';
 
@@ -67,6 +71,8 @@ async function main(): Promise<number> {
     // One run per case: each is a whole action run of up to a minute.
     const scale = await runScale(remote, { ...options, runs: 1 }, ROOT, log);
     const fleet = await runFleet(options, ROOT, log);
+    const settle = await runSettle(options, log);
+    const settleReal = await realSettle(options);
     const f = figures(big, many, startup);
     const list = [
       ...targets(f, big, many, startup),
@@ -76,6 +82,7 @@ async function main(): Promise<number> {
       ...githubSweepTargets(sweep),
       ...scaleTargets(scale),
       ...fleetTargets(fleet),
+      ...settleTargets(settle, settleReal),
     ];
     const markdown = renderMarkdown({
       options,
@@ -102,7 +109,9 @@ ${renderGithubSweep(sweep).trimEnd()}
 
 ${renderScale(scale).trimEnd()}
 
-${renderFleet(fleet)}
+${renderFleet(fleet).trimEnd()}
+
+${renderSettle(settle, settleReal)}
 `,
     );
     for (const t of list)
@@ -124,6 +133,11 @@ async function runOnly(remote: RemoteCluster, options: Options): Promise<number>
     parts.push(renderPeers(big));
     list.push(...bigPeerTargets(big));
   }
+  if (options.only?.has('real')) {
+    const real = await runReal(remote, options, ROOT, log);
+    parts.push(renderReal(real));
+    list.push(...realTargets(real));
+  }
   if (options.only?.has('sweep')) {
     const sweep = await runGithubSweep(options, log);
     parts.push(renderGithubSweep(sweep));
@@ -134,10 +148,29 @@ async function runOnly(remote: RemoteCluster, options: Options): Promise<number>
     parts.push(renderFleet(fleet));
     list.push(...fleetTargets(fleet));
   }
+  if (options.only?.has('settle')) {
+    const settle = await runSettle(options, log);
+    const real = await realSettle(options);
+    parts.push(renderSettle(settle, real));
+    list.push(...settleTargets(settle, real));
+  }
   console.log(parts.join('\n\n'));
   for (const t of list)
     log(`${t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS'}  ${t.name}: ${t.measured}`);
   return 0;
+}
+
+/** Section 11's real-server row, where the control plane can be started (never in the smoke run). */
+async function realSettle(options: Options): Promise<SettleReal> {
+  if (options.smoke) return { skipped: '--smoke' };
+  const assets = findAssets(ROOT);
+  if (!assets)
+    return { skipped: 'no control plane (set KUBE_ASSETS, or provide ../shared/realkube/install.sh)' };
+  try {
+    return { sample: await runSettleReal(assets, log) };
+  } catch (e) {
+    return { skipped: `failed: ${(e as Error).message}` };
+  }
 }
 
 main().then(

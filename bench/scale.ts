@@ -93,6 +93,8 @@ async function one(
       INPUT_KUBECONFIG: started.kubeconfig,
       INPUT_TIMEOUT: c.timeout,
       'INPUT_FAIL-ON': 'stuck',
+      // The benchmark's namespaces carry no preview label: the fence is off, as its own tests prove it.
+      'INPUT_TARGET-LABEL': 'none',
     };
     const from = await remote.mark();
     const probe = join(root, 'bench', 'rss-probe.mjs');

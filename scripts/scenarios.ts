@@ -176,6 +176,34 @@ export const SCENARIOS: Scenario[] = [
     build: () => ownedByRbac({ controller: FAST }).cluster,
     inputs: { namespaces: 'preview-1', timeout: '4s' },
   },
+  {
+    name: 'put-back',
+    title: 'Forcing answered without its effect: a mutating webhook puts the finalizer back',
+    build: () => {
+      const cluster = stuckOnKiali([123]);
+      cluster.addNamespace('kiali-operator');
+      cluster.addService('kiali-operator', 'kiali-webhook', 1);
+      cluster.addWebhook({
+        kind: 'Mutating',
+        name: 'finalizers.kiali.io',
+        failurePolicy: 'Fail',
+        resources: ['kialis'],
+        operations: ['UPDATE'],
+        apiGroups: ['kiali.io'],
+        service: { namespace: 'kiali-operator', name: 'kiali-webhook' },
+        down: false,
+      });
+      cluster.putBackFinalizer('finalizers.kiali.io', 'kiali.io/finalizer');
+      return cluster;
+    },
+    inputs: {
+      selector: SELECTOR,
+      timeout: '14s',
+      force: 'on',
+      'force-after': '1s',
+      'force-finalizers': 'kiali.io/*',
+    },
+  },
 ];
 
 /** Run one scenario for real and return its report (the cluster is stopped afterwards). */

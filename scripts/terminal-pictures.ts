@@ -12,7 +12,8 @@ import { ansiToHtml } from './ansi-html.js';
 
 const OUT = 'docs/terminal';
 const WIDTH = 120;
-const SHOWN = 'namespace-teardown --namespaces pr-7,ks-old,pr-9 --timeout 3s';
+const FLAGS = '-n pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s';
+const SHOWN = `namespace-teardown ${FLAGS}`;
 
 if (!existsSync('dist/cli/index.js'))
   throw new Error('dist/cli/index.js is missing: run `npm run build` first.');
@@ -21,7 +22,7 @@ if (!hasTmux()) throw new Error('tmux is not installed (apt-get install tmux).')
 const { cluster, kubeconfigFile } = await stuckCluster({ hung: true });
 let screen: string;
 try {
-  const args = `--kubeconfig ${kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;
+  const args = `--kubeconfig ${kubeconfigFile} ${FLAGS}`;
   ({ screen } = await inTmux(`node dist/cli/index.js ${args}`, { width: WIDTH, escapes: true }));
 } finally {
   await cluster.stop();

@@ -1,7 +1,8 @@
 /**
  * Checks on a GitHub Actions workflow file that GitHub itself would only report when it runs: actionlint's (syntax,
- * expressions, contexts, inputs of known actions), then this repository's supply-chain rules, which actionlint
- * leaves alone: every action pinned by a full commit SHA with its version in a comment, and least `permissions`.
+ * expressions, contexts, inputs of known actions), then this repository's own rules, which actionlint leaves alone:
+ * every action pinned by a full commit SHA with its version in a comment, least `permissions`, and no `${{ … }}`
+ * inside a `run:` script (actionlint flags only some untrusted contexts there, never a step's outputs).
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 
@@ -93,7 +94,49 @@ export function supplyChainProblems(file: string, text: string): WorkflowProblem
   return problems;
 }
 
-/** Every problem in one workflow file: actionlint's first, then the supply-chain rules. */
+/** Every `run:` of a workflow's steps (or a composite action's), as its YAML node. */
+function runNodes(root: Node | null): Node[] {
+  if (!isMap(root)) return [];
+  const jobs = root.get('jobs', true);
+  const runs = root.get('runs', true);
+  const stepLists = [
+    ...(isMap(jobs)
+      ? jobs.items.map((pair) => (isMap(pair.value) ? pair.value.get('steps', true) : undefined))
+      : []),
+    isMap(runs) ? runs.get('steps', true) : undefined,
+  ];
+  return stepLists.flatMap((steps) =>
+    isSeq(steps)
+      ? steps.items.flatMap((step) =>
+          isMap(step) && isScalar(step.get('run', true)) ? [step.get('run', true) as Node] : [],
+        )
+      : [],
+  );
+}
+
+/**
+ * A `${{ … }}` inside a `run:` script: the runner pastes its value into the script before the shell reads it, so an
+ * output or event text holding `'$(…)'` runs. The value goes through `env:` and the script reads `"$NAME"` instead.
+ */
+export function runExpressionProblems(file: string, text: string): WorkflowProblem[] {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  if (doc.errors.length > 0) return [];
+  return runNodes(doc.contents).flatMap((node) => {
+    const [start, end] = node.range ?? [0, 0];
+    const found: WorkflowProblem[] = [];
+    for (let at = text.indexOf('${{', start); at >= 0 && at < end; at = text.indexOf('${{', at + 3)) {
+      const close = text.indexOf('}}', at);
+      const expression = text.slice(at, close < 0 ? at + 3 : close + 2).replace(/\s+/g, ' ');
+      const pos = lines.linePos(at);
+      const message = `${expression} inside run: pass it through env: and read the variable in the script (the runner pastes the text into the script before the shell reads it)`;
+      found.push({ file, line: pos.line, column: pos.col, message, kind: 'run-expression' });
+    }
+    return found;
+  });
+}
+
+/** Every problem in one workflow file: actionlint's first, then the supply-chain rules and expressions in `run:`. */
 export async function lintWorkflow(
   file: string,
   text: string,
@@ -103,7 +146,7 @@ export async function lintWorkflow(
   const linted = found
     .filter((r) => r.message)
     .map((r) => ({ file, line: r.line, column: r.column, message: r.message, kind: r.kind }));
-  return [...linted, ...supplyChainProblems(file, text)];
+  return [...linted, ...supplyChainProblems(file, text), ...runExpressionProblems(file, text)];
 }
 
 /** One problem as an editor-clickable line. */

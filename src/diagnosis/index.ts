@@ -31,6 +31,9 @@ export {
   readWorkloads,
 } from './snapshot/cluster-reads.js';
 export { Reads, SharedReads, describeError } from './snapshot/reader.js';
+// Who put back what a forced write removed: the mutating webhooks that reach the write.
+export { reachesUpdate, type MutatingWebhookState, type WriteSubject } from './mutating.js';
+export { readMutatingWebhooks, withBacking, type BackingReads } from './snapshot/mutating-reads.js';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
 
@@ -44,6 +47,8 @@ const CULPRIT_RANK: Record<RuleId, number> = {
   'conversion-failed': 3,
   'content-delete-refused': 4,
   'pods-not-terminating': 5,
+  // A webhook that undoes the removal comes before who should have removed the finalizer: fixing it comes first.
+  'finalizer-put-back': 5.5,
   'finalizer-owner-gone': 6,
   'namespace-metadata-finalizers': 7,
   'spec-finalizers': 8,

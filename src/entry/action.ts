@@ -135,7 +135,14 @@ async function answer(
     // A comment that did not ask (another word, an edit, a bot) gets no answer: the thread stays quiet.
     if (!pr || !report.lifecycle?.request) return;
     const ok = !report.lifecycle.skipped && report.failures.length === 0;
-    await answerComment(renderComment(report), pr, { id: comment.id, ok }, github, coreLogger, systemClock);
+    await answerComment(
+      renderComment(report),
+      pr,
+      { id: comment.id, kind: comment.kind, ok },
+      github,
+      coreLogger,
+      systemClock,
+    );
   } else if (settings.prComment) {
     if (pr) await commentOnPullRequest(renderComment(report), pr, github, coreLogger, systemClock);
     else coreLogger.info('pr-comment: the run was not triggered by a pull request; no comment written.');

@@ -17,6 +17,7 @@ import { failedReport, runDeadline } from '../teardown/run-teardown.js';
 import { pullRequestOf } from './context.js';
 import { runOnCluster } from './engine.js';
 import { fleetExitCode, renderFleetOutput, writeFleetReport } from './fleet-output.js';
+import { EXIT, unreached } from './help.js';
 import type { OutputChoice } from './output.js';
 import type { Status } from './status.js';
 
@@ -146,5 +147,7 @@ export async function runContexts(run: ContextsRun): Promise<number> {
       await commentOnPullRequest(renderFleetComment(fleet), pr, run.github, run.status.logger, systemClock);
     else run.status.logger.info('--pr-comment: no pull request in GITHUB_EVENT_PATH; no comment written.');
   }
-  return fleetExitCode(fleet);
+  // Not one cluster reached: the same status as one run that could not reach its cluster.
+  const none = fleet.clusters.every((c) => c.report !== undefined && unreached(c.report));
+  return fleet.failures.length > 0 && none ? EXIT.unreachable : fleetExitCode(fleet);
 }

@@ -8,23 +8,38 @@ import { readFailOn } from '../settings/settings.js';
 import { ConfigError, messageOf } from '../shared/errors.js';
 import { fleetExitCode, renderFleetOutput, writeFleetReport } from './fleet-output.js';
 import { CLI_NAMING } from './flags.js';
-import { chooseOutput } from './output.js';
+import { chooseOutput, terminalWidth } from './output.js';
+import { EXIT_STATUS, layoutHelp } from './help.js';
 
-export const MERGE_HELP = `namespace-teardown merge: one answer from the reports of runs in many clusters.
-
-Usage: namespace-teardown merge [options] PATH...
-
-  PATH                  a report file, or a directory searched through for .json reports
-                        (as gh run download or actions/download-artifact lays them out)
-  --clusters LIST       the clusters expected, names separated by commas or newlines, or a JSON list;
-                        one without a usable report is shown as unknown (default: those found)
-  --fail-on MODE        leaked | stuck | never, applied to every cluster (default leaked)
-  --report FILE         write the merged JSON report there
-  -o, --output FORMAT   text (default) | json | markdown (the merge step's job summary)
-  --help                this text
-
-A report that is corrupt, of another version or not a report is named, never skipped.
-Exit status: 0 when the check passes, 1 when it fails, 2 on bad input.`;
+/** `merge --help`, laid out within `width` columns. */
+export function mergeHelp(width: number): string {
+  return layoutHelp(
+    [
+      { text: 'namespace-teardown merge: one answer from the reports of runs in many clusters.' },
+      { usage: ['namespace-teardown merge [options] PATH...'], lead: 'Usage: ' },
+      {
+        rows: [
+          [
+            '  PATH',
+            'a report file, or a directory searched through for .json reports (as gh run download or actions/download-artifact lays them out)',
+          ],
+          [
+            '  --clusters LIST',
+            'the clusters expected, names separated by commas or newlines, or a JSON list; one without a usable report is shown as unknown (default: those found)',
+          ],
+          ['  --fail-on MODE', 'leaked | stuck | never, applied to every cluster (default leaked)'],
+          ['  --report FILE', 'write the merged JSON report there'],
+          ['  -o, --output FORMAT', "text (default) | json | markdown (the merge step's job summary)"],
+          ['  --help', 'this text'],
+        ],
+        column: 24,
+      },
+      { text: 'A report that is corrupt, of another version or not a report is named, never skipped.' },
+      { title: 'Exit status:', rows: EXIT_STATUS.slice(0, 3), column: 13 },
+    ],
+    width,
+  );
+}
 
 function parse(argv: string[]): ReturnType<typeof parseArgs> {
   try {
@@ -49,7 +64,7 @@ function parse(argv: string[]): ReturnType<typeof parseArgs> {
 export async function mergeCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.help) {
-    process.stdout.write(`${MERGE_HELP}\n`);
+    process.stdout.write(`${mergeHelp(terminalWidth(process.stdout, process.env))}\n`);
     return 0;
   }
   if (positionals.length === 0)

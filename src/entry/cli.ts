@@ -1,5 +1,5 @@
 /** The same engine behind a command line: flags named like the action's inputs, the result on stdout. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { commentOnPullRequest } from '../github/post-comment.js';
 import { renderComment } from '../report/comment.js';
 import { safeLog } from '../report/escape.js';
@@ -10,16 +10,20 @@ import { readSettings, type Settings } from '../settings/settings.js';
 import { ConfigError } from '../shared/errors.js';
 import { systemClock, type Logger } from '../shared/ports.js';
 import { explain } from '../kube/explain.js';
-import { pullRequestOf, readRunContext } from './context.js';
+import { pullRequestOf, readRunContext, serverUrlOf } from './context.js';
+import type { RunContext } from '../model/run.js';
 import { lazyGitHub, runOnCluster } from './engine.js';
 import { CLI_NAMING } from './flags.js';
-import { helpText, parseFlags, type FlagValues } from './parse-flags.js';
+import { parseFlags, type FlagValues } from './parse-flags.js';
+import { EXIT, exitStatus, helpText, wrapIndented } from './help.js';
 import pkg from '../../package.json' with { type: 'json' };
-import { chooseOutput, renderOutput, type OutputChoice } from './output.js';
+import { chooseOutput, renderOutput, terminalWidth, type OutputChoice } from './output.js';
 import { cancelOnSignals } from './signals.js';
 import { createStatus, type Status } from './status.js';
+import { readKubeconfigFile } from './connect.js';
 import { contextsOf, runContexts } from './cli-fleet.js';
 import { mergeCommand } from './cli-merge.js';
+import { rbacCommand } from './cli-rbac.js';
 
 /** The exit status of a run stopped by a signal, as shells report it: 128 + the signal's number. */
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -73,7 +77,10 @@ interface Prepared {
 function prepare(values: FlagValues, problems: Problems): Prepared {
   const settings = problems.take(() => readSettings(reader(values, process.env), CLI_NAMING), undefined);
   const output = problems.take(
-    () => chooseOutput(values.output as string | undefined, process.stdout, process.env),
+    () => ({
+      ...chooseOutput(values.output as string | undefined, process.stdout, process.env),
+      showLabels: values['show-labels'] === true,
+    }),
     undefined,
   );
   const file = values.kubeconfig as string | undefined;
@@ -83,17 +90,18 @@ function prepare(values: FlagValues, problems: Problems): Prepared {
   return { settings: settings!, output: output!, kubeconfig };
 }
 
-/** Run the CLI; returns the exit status: 0 passed, 1 failed, 2 bad input, 130 or 143 stopped by a signal. */
+/** Run the CLI; returns the exit status (EXIT_STATUS in help.ts): 0 passed, 1 failed, 2 bad input, 3 cluster not reached, 130 or 143 a signal. */
 export async function cli(argv: string[]): Promise<number> {
   const cancel = new AbortController();
   let stopped: ReturnType<typeof onCancel> | undefined;
   let status: Status | undefined;
   try {
     if (argv[0] === 'merge') return await mergeCommand(argv.slice(1));
+    if (argv[0] === 'rbac') return await rbacCommand(argv.slice(1));
     const problems = new Problems();
     const values = parseFlags(argv, problems);
     if (values.help) {
-      process.stdout.write(`${helpText()}\n`);
+      process.stdout.write(`${helpText(terminalWidth(process.stdout, process.env))}\n`);
       return 0;
     }
     if (values.version) {
@@ -104,7 +112,7 @@ export async function cli(argv: string[]): Promise<number> {
     status = createStatus(process.stderr, process.env);
     stopped = onCancel(cancel, status.logger);
     const github = lazyGitHub(settings, process.env, systemClock, status.logger, cancel.signal);
-    const context = readRunContext(process.env);
+    const context = withGitHubServer(readRunContext(process.env), settings, process.env);
     const contexts = contextsOf(values.context);
     if (contexts.length > 1) {
       const code = await runContexts({
@@ -146,31 +154,28 @@ export async function cli(argv: string[]): Promise<number> {
       else status.logger.info('--pr-comment: no pull request in GITHUB_EVENT_PATH; no comment written.');
     }
     const signal = stopped.signal();
-    if (signal) return SIGNAL_EXIT[signal] ?? 1;
-    return report.failures.length > 0 ? 1 : 0;
+    if (signal) return SIGNAL_EXIT[signal] ?? EXIT.failed;
+    return exitStatus(report);
   } catch (error) {
     status?.done();
     if (!(error instanceof ConfigError)) {
       process.stderr.write(`namespace-teardown: ${safeLog(explain(error))}\n`);
-      return 1;
+      return EXIT.failed;
     }
-    // One problem a line, as the flags were given.
-    const lines = error.message.split('\n').map((l) => safeLog(l));
-    process.stderr.write(`namespace-teardown: ${lines.join('\n')}\nSee namespace-teardown --help.\n`);
-    return 2;
+    // One problem a line, as the flags were given; on a terminal each wrapped to its width, never mid-word.
+    const text = `namespace-teardown: ${error.message}\nSee namespace-teardown --help.`;
+    const lines = text.split('\n').map((l) => safeLog(l));
+    const width = process.stderr.isTTY ? process.stderr.columns : undefined;
+    process.stderr.write(`${(width ? lines.flatMap((l) => wrapIndented(l, width)) : lines).join('\n')}\n`);
+    return EXIT.badInput;
   } finally {
     status?.done();
     stopped?.release();
   }
 }
 
-function readKubeconfigFile(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(
-      `--kubeconfig is "${file}", which cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}.`,
-      'kubeconfig',
-    );
-  }
+/** The GitHub server of a run that asks GitHub (the sweep, the comment), where the environment names none. */
+function withGitHubServer(context: RunContext, settings: Settings, env: NodeJS.ProcessEnv): RunContext {
+  const asks = settings.sweep !== undefined || settings.prComment;
+  return context.serverUrl || !asks ? context : { ...context, serverUrl: serverUrlOf(env) };
 }

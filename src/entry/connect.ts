@@ -1,6 +1,8 @@
 /** From kubeconfig text (or the usual places) to the Kube adapter, for both entry points. */
 import type { KubeClient, KubeClientOptions } from '../kube/client.js';
 import type { ClusterIdentity } from '../model/run.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../shared/errors.js';
 
 /** The adapter for `context` of the kubeconfig, the cluster it names, and the credentials the log must mask. */
 export async function connect(
@@ -33,5 +35,17 @@ export async function closeWithin(kube: KubeClient | undefined, ms: number): Pro
     await Promise.race([kube.close().catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The kubeconfig file `--kubeconfig` names, read; a ConfigError naming the flag and the file when it cannot be. */
+export function readKubeconfigFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `--kubeconfig is "${file}", which cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}.`,
+      'kubeconfig',
+    );
   }
 }

@@ -26,7 +26,12 @@ export interface EnvOnly {
 
 /** How each action input is given on the command line. */
 export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
-  [Inputs.namespaces]: { kind: 'list', arg: 'LIST', help: 'namespaces to delete, separated by commas' },
+  [Inputs.namespaces]: {
+    kind: 'list',
+    short: 'n',
+    arg: 'LIST',
+    help: 'namespaces to delete, separated by commas (-n as in kubectl, but each one named is a target)',
+  },
   [Inputs.selector]: {
     kind: 'value',
     short: 'l',
@@ -59,6 +64,11 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
     help: 'plan only: each write is sent with dryRun=All (RBAC, admission answer); nothing changes',
   },
   [Inputs.timeout]: { kind: 'value', arg: 'DURATION', help: 'how long to wait, e.g. 90s, 5m (default 5m)' },
+  [Inputs.wait]: {
+    kind: 'value',
+    arg: 'MODE',
+    help: 'settled (default): end once what is left is settled | timeout: wait until gone or the timeout',
+  },
   [Inputs.teardownOrder]: {
     kind: 'value',
     arg: 'ORDER',
@@ -70,6 +80,11 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
     help: "the custom resources' share of the timeout (default half)",
   },
   [Inputs.protectedNamespaces]: { kind: 'list', arg: 'LIST', help: 'extra names or globs never touched' },
+  [Inputs.targetLabel]: {
+    kind: 'value',
+    arg: 'KEY',
+    help: "the label every target must carry to be deleted or forced; one without it is refused (default: --sweep-pr-label; 'none': no fence)",
+  },
   [Inputs.failOn]: { kind: 'value', arg: 'MODE', help: 'leaked (default) | stuck | never' },
   [Inputs.force]: { kind: 'value', arg: 'MODE', help: 'off (default) | dry-run | on' },
   [Inputs.forceAfter]: {
@@ -129,7 +144,12 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
   [Inputs.commentCommand]: {
     kind: 'value',
     arg: 'WORD',
-    help: 'on an issue_comment event, the word that asks for the teardown (default /teardown)',
+    help: 'on a comment event, the word that asks for the teardown (default /teardown)',
+  },
+  [Inputs.allowEvents]: {
+    kind: 'list',
+    arg: 'EVENTS',
+    help: "in a workflow, events besides the lifecycle's (e.g. push) on which the targets are deleted as given",
   },
   [Inputs.gitopsOwners]: {
     kind: 'value',
@@ -149,6 +169,10 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
 /** The command line's own flags, after the inputs' in the help. */
 export const CLI_FLAGS = {
   report: { kind: 'value', arg: 'FILE', help: 'write the JSON report there' },
+  'show-labels': {
+    kind: 'switch',
+    help: "a LABELS column, last and whole: each namespace's labels, as kubectl's --show-labels",
+  },
   output: {
     kind: 'value',
     short: 'o',

@@ -17,11 +17,24 @@ import { pullRequestOf, readRunContext } from './context.js';
 import { coreLogger } from './core-logger.js';
 import { lazyGitHub } from './engine.js';
 
-/** One log line per cluster and per report not used, so the step log alone says what was merged. */
+/** Reports not used that the step log names one a line; all of them are counted in the summary and in the report. */
+const PROBLEMS_IN_LOG = 20;
+
+/**
+ * One log line per cluster and per report not used (the first PROBLEMS_IN_LOG, then their count), so the step log
+ * alone says what was merged. Plain lines: the annotations are planned within GitHub's budget (fleet-annotations.ts),
+ * so 10,000 unusable files never make 10,000 warnings.
+ */
 function logFleet(fleet: FleetReport): void {
   for (const c of fleet.clusters)
     coreLogger.info(`${c.name}: ${c.result}${c.source ? ` (${c.source})` : ''}${c.why ? `: ${c.why}` : ''}`);
-  for (const p of fleet.problems) coreLogger.warning(`report ${p.source} not used: ${p.problem}`);
+  for (const p of fleet.problems.slice(0, PROBLEMS_IN_LOG))
+    coreLogger.info(`report ${p.source} not used: ${p.problem}`);
+  const more = fleet.problems.length - PROBLEMS_IN_LOG;
+  if (more > 0)
+    coreLogger.info(
+      `and ${more.toLocaleString('en-US')} more reports not used: all are named in the JSON report`,
+    );
   for (const note of fleet.notes) coreLogger.info(note);
 }
 

@@ -14,6 +14,8 @@ export interface OutputChoice {
   format: OutputFormat;
   width: number;
   color: boolean;
+  /** `--show-labels`: the text's table gets a LABELS column. */
+  showLabels?: boolean;
 }
 
 /** Width of a text rendering that goes to a pipe or file: `COLUMNS` when set, else a terminal's usual 80. */
@@ -34,15 +36,19 @@ export function chooseOutput(
   const tty = stdout.isTTY === true;
   const format = (flag as OutputFormat | undefined) ?? 'text';
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  return { format, width: terminalWidth(stdout, env), color: tty && !noColor && env.TERM !== 'dumb' };
+}
+
+/** The width text is laid out to: the terminal's, else `COLUMNS` when set, else 80 (a pipe or a file). */
+export function terminalWidth(stdout: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
   const columns = Number(env.COLUMNS);
-  const width =
-    tty && stdout.columns ? stdout.columns : Number.isInteger(columns) && columns > 0 ? columns : PIPE_WIDTH;
-  return { format, width, color: tty && !noColor && env.TERM !== 'dumb' };
+  if (stdout.isTTY === true && stdout.columns) return stdout.columns;
+  return Number.isInteger(columns) && columns > 0 ? columns : PIPE_WIDTH;
 }
 
 /** The report as the chosen format renders it. */
 export function renderOutput(report: RunReport, choice: OutputChoice, reportPath?: string): string {
   if (choice.format === 'json') return `${reportJsonText(report)}\n`;
   if (choice.format === 'markdown') return renderSummary(report, reportPath);
-  return renderText(report, { width: choice.width, color: choice.color, reportPath });
+  return renderText(report, { ...choice, reportPath });
 }

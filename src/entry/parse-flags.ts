@@ -1,9 +1,8 @@
-/** The command line parsed by the flag table, every unknown or incomplete flag reported at once; the help text. */
+/** The command line parsed by the flag table, every unknown or incomplete flag reported at once. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../shared/errors.js';
 import type { Problems } from '../settings/naming.js';
-import { wrap } from '../report/columns.js';
-import { allFlags, CLI_FLAGS, type Flag } from './flags.js';
+import { allFlags } from './flags.js';
 
 /** The flags given, by name: a string, the strings of a list flag, or true for a switch. */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
@@ -70,41 +69,4 @@ function distance(a: string, b: string): number {
     row = next;
   }
   return row[b.length]!;
-}
-
-const USAGE = `namespace-teardown: delete namespaces, wait until they are gone, report what blocks them.
-
-Usage: namespace-teardown --namespaces a,b [--selector key=value] [flags]
-       namespace-teardown --scope all-terminating [--selector key=value] [flags]
-       namespace-teardown --sweep plan|on --sweep-pr-label KEY [--sweep-repository owner/name] [flags]
-       namespace-teardown --context a,b,c [flags]   the same in several clusters, one merged answer
-       namespace-teardown merge PATH...             one answer from many clusters' reports (merge --help)
-
-Flags (named like the action's inputs):`;
-
-const TAIL = `Environment: GITHUB_TOKEN (the sweep, --pr-comment), GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_GRAPHQL_URL,
-KUBECONFIG, NO_COLOR.
-Ctrl-C stops the run and prints the state so far (marked cancelled); a second Ctrl-C quits at once.
-Exit status: 0 the check passes, 1 it fails, 2 bad input, 130 stopped by Ctrl-C (143 by SIGTERM).`;
-
-/** Help lines wrap within 120 columns, the help of each flag in a column of its own. */
-const HELP_COLUMN = 34;
-const HELP_WIDTH = 120;
-
-function helpLine(name: string, spec: Flag): string {
-  const short = spec.short ? `-${spec.short}, ` : '    ';
-  const left = `  ${short}--${name}${spec.arg ? ` ${spec.arg}` : ''}`;
-  const help = wrap(spec.help, HELP_WIDTH - HELP_COLUMN).map((l) => ' '.repeat(HELP_COLUMN) + l);
-  if (left.length < HELP_COLUMN) help[0] = left.padEnd(HELP_COLUMN) + help[0]!.trimStart();
-  else help.unshift(left);
-  return help.join('\n');
-}
-
-/** `--help`: every flag from the table, each with its line of help, within 120 columns. */
-export function helpText(): string {
-  const own = Object.keys(CLI_FLAGS).length;
-  const flags = allFlags();
-  const lines = flags.slice(0, -own).map(([n, s]) => helpLine(n, s));
-  const cli = flags.slice(-own).map(([n, s]) => helpLine(n, s));
-  return [USAGE, ...lines, '', 'Flags of the command line:', ...cli, '', TAIL].join('\n');
 }

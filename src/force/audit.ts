@@ -1,21 +1,27 @@
 /** The force audit trail: one entry per executed step, and its log line. Pure. */
 import type { AuditEntry, ForceStep, StepOutcome } from '../model/force.js';
 import { allowedByText } from './labels.js';
+import { whoPutBack } from './put-back-words.js';
 import type { Logger } from '../shared/ports.js';
 
 /**
- * Whether a step failed (a refused or erroring write), which holds /finalize back. A step skipped as pointless
- * (the object is not being deleted yet, was recreated, or has nothing left to remove) does not: /finalize is the
- * last resort precisely when nothing else can finish the namespace, and its plan lists what stays in storage.
+ * Whether a step failed (a refused or erroring write, or one the server answered without its effect), which holds
+ * /finalize back. A step skipped as pointless (the object is not being deleted yet, was recreated, or has nothing left
+ * to remove) does not: /finalize is the last resort precisely when nothing else can finish the namespace, and its plan
+ * lists what stays in storage.
  */
 export function failed(entry: AuditEntry): boolean {
-  return entry.result === 'failed';
+  return entry.result === 'failed' || entry.result === 'not-removed';
 }
 
-/** `removed`, `skipped: not being deleted yet`, `failed: …`: a step's outcome in one line of the log and the summary. */
+/**
+ * `removed`, `skipped: not being deleted yet`, `failed: …`, `not removed: …`: a step's outcome in one line of the log
+ * and the summary.
+ */
 export function resultText(o: StepOutcome): string {
   if (o.result === 'skipped') return `skipped: ${o.why}`;
   if (o.result === 'failed') return `failed: ${o.error}`;
+  if (o.result === 'not-removed') return `not removed: ${o.why}`;
   return o.result;
 }
 
@@ -29,6 +35,10 @@ function logOne(logger: Logger, e: AuditEntry): void {
     : `${e.namespace}: ${e.object} ${e.field}: ${resultText(e)} — remove ${removing}; after: [${e.after.join(', ')}]`;
   if (failed(e)) logger.warning(line);
   else logger.info(line);
+  if (e.result === 'not-removed' && e.putBack) {
+    logger.warning(`${e.namespace}: ${e.object}: ${whoPutBack(e.putBack)}`);
+    logger.warning(`${e.namespace}: ${e.object}: fix: ${e.putBack.remedy}`);
+  }
 }
 
 /** `failed`, `skipped: …` or the result itself: what entries are grouped by (a failure's text names its object). */

@@ -14,6 +14,8 @@ import {
   type StepResult,
 } from './attempt.js';
 import type { ObjectStep } from '../model/force.js';
+import { resourceName } from '../kube/paths.js';
+import type { FinalizersWritten } from './put-back.js';
 
 type Seen = ReturnType<typeof freshMeta>;
 
@@ -26,10 +28,38 @@ async function patch(run: Run, step: ObjectStep, seen: Seen): Promise<StepResult
   if (seen.uid !== step.uid) return { result: 'skipped', why: 'object recreated', before, after: before };
   // Removing a finalizer before its controller was asked to clean up would skip that cleanup entirely.
   if (!seen.deleting) return { result: 'skipped', why: 'not being deleted yet', before, after: before };
-  const guard = { uid: step.uid, resourceVersion: seen.resourceVersion };
-  const write = (after: string[]): Promise<string> =>
-    run.kube.patchFinalizers(step.resource, step.namespace, step.name, guard, after);
-  return removeFinalizers(run, step, before, write, 'removed');
+  return removeFinalizers(run, step, before, {
+    write: (after, resourceVersion) =>
+      run.kube.patchFinalizers(
+        step.resource,
+        step.namespace,
+        step.name,
+        { uid: step.uid, resourceVersion },
+        after,
+      ),
+    resourceVersion: seen.resourceVersion,
+    written: writtenOf(run, step),
+    done: 'removed',
+  });
+}
+
+/** The object as the webhooks' rules see a PATCH of it. */
+function writtenOf(run: Run, step: ObjectStep): FinalizersWritten {
+  const { group, version, resource } = step.resource;
+  return {
+    subject: {
+      group,
+      version,
+      resource,
+      subresource: '',
+      namespaced: true,
+      ...(run.namespaceLabels ? { namespaceLabels: run.namespaceLabels } : {}),
+    },
+    resource: resourceName(step.resource),
+    name: step.name,
+    namespace: step.namespace,
+    field: 'metadata.finalizers',
+  };
 }
 
 /** One object step: write from what the scan listed; on 409 read it again and decide again, bounded. */

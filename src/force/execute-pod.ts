@@ -1,4 +1,7 @@
-/** Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition. */
+/**
+ * Step 0 against the cluster: re-read the pod and its node, then delete it with grace 0 and a UID precondition; deleted
+ * only when the answer shows it removed.
+ */
 import { enc } from '../kube/paths.js';
 import { sent, type Run, type StepResult } from './attempt.js';
 import type { PodDeleteStep } from '../model/force.js';
@@ -36,6 +39,16 @@ export async function podAttempt(run: Run, step: PodDeleteStep): Promise<StepRes
     return { result: 'skipped', why: `node ${step.node} is Ready again`, before: kept, after: kept };
   }
   if (run.dryRun) return { result: 'dry-run', before: kept, after: kept };
-  const done = await sent(run, () => run.kube.deletePod(step.namespace, step.name, step.uid));
-  return { result: done === 'gone' ? 'gone' : 'deleted', before: kept, after: kept };
+  const answer = await sent(run, () => run.kube.deletePod(step.namespace, step.name, step.uid));
+  if (answer === 'gone') return { result: 'gone', before: kept, after: [] };
+  if (answer.removed) return { result: 'deleted', before: kept, after: [] };
+  // Deleted with grace period 0, yet still there: what the answer shows holds it.
+  const held = answer.answer.meta.finalizers;
+  const by = held.length ? `held by ${held.join(', ')}` : 'a grace period still pending';
+  return {
+    result: 'not-removed',
+    why: `the DELETE's answer shows the pod still there, ${by}`,
+    before: kept,
+    after: held,
+  };
 }

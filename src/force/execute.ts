@@ -10,6 +10,7 @@ import { failed, logAudit, resultText } from './audit.js';
 import type { AuditEntry, ForceStep, Plan, StepOutcome } from '../model/force.js';
 import { objectStep } from './execute-object.js';
 import { podAttempt } from './execute-pod.js';
+import { PutBackLookup } from './put-back.js';
 import { UnverifiedWrite, type Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import type { Clock, Logger } from '../shared/ports.js';
@@ -28,12 +29,26 @@ const isContent = (step: ForceStep): boolean =>
 async function namespaceAttempt(run: Run, ns: NamespaceState, step: ForceStep): Promise<StepResult> {
   const finalize = step.kind === 'namespace-finalize';
   const before = finalize ? ns.specFinalizers : ns.metadataFinalizers;
-  const guard = { uid: run.expectedUid, resourceVersion: ns.resourceVersion };
-  const write = (after: string[]): Promise<string> =>
-    finalize
-      ? run.kube.finalizeNamespace(ns.name, guard, after)
-      : run.kube.patchFinalizers(NAMESPACES, undefined, ns.name, guard, after);
-  const r = await removeFinalizers(run, step, before, write, finalize ? 'finalized' : 'removed');
+  const uid = run.expectedUid;
+  const r = await removeFinalizers(run, step, before, {
+    write: (after, resourceVersion) =>
+      finalize
+        ? run.kube.finalizeNamespace(ns.name, { uid, resourceVersion }, after)
+        : run.kube.patchFinalizers(NAMESPACES, undefined, ns.name, { uid, resourceVersion }, after),
+    resourceVersion: ns.resourceVersion,
+    written: {
+      subject: {
+        ...NAMESPACES,
+        subresource: finalize ? 'finalize' : '',
+        namespaced: false,
+        labels: ns.labels,
+      },
+      resource: 'namespaces',
+      name: ns.name,
+      field: finalize ? 'spec.finalizers' : 'metadata.finalizers',
+    },
+    done: finalize ? 'finalized' : 'removed',
+  });
   // The namespace itself gone: no later step has anything to do.
   return r.result === 'gone' ? { ...r, halt: 'gone' } : r;
 }
@@ -111,6 +126,8 @@ function entryOf(plan: Plan, step: ForceStep, r: StepResult, run: Run, clock: Cl
 function outcomeOf(r: StepResult): StepOutcome {
   if (r.result === 'skipped') return { result: r.result, why: r.why };
   if (r.result === 'failed') return { result: r.result, error: r.error };
+  if (r.result === 'not-removed')
+    return { result: r.result, why: r.why, ...(r.putBack ? { putBack: r.putBack } : {}) };
   return { result: r.result };
 }
 
@@ -137,10 +154,26 @@ async function passStart(
 export async function executePlan(
   kube: Kube,
   plan: Plan,
-  opts: { dryRun: boolean; logger: Logger; clock: Clock; expectedUid: string },
+  opts: {
+    dryRun: boolean;
+    logger: Logger;
+    clock: Clock;
+    expectedUid: string;
+    namespaceLabels?: Record<string, string>;
+  },
 ): Promise<AuditEntry[]> {
   const dryRun = opts.dryRun || plan.mode !== 'on';
-  const newRun = (): Run => ({ kube, plan, dryRun, expectedUid: opts.expectedUid, writes: 0 });
+  const lookup = new PutBackLookup(kube);
+  const labels = opts.namespaceLabels ? { namespaceLabels: opts.namespaceLabels } : {};
+  const newRun = (): Run => ({
+    kube,
+    plan,
+    dryRun,
+    expectedUid: opts.expectedUid,
+    writes: 0,
+    lookup,
+    ...labels,
+  });
   const start = await passStart(newRun(), plan.steps);
   let halt: StepResult['halt'] = start === 'gone' || start === 'recreated' ? start : undefined;
   const readFailed = typeof start === 'object' ? start : undefined;

@@ -1,5 +1,6 @@
 /** Which forced changes are allowed: the pure decision per namespace under the user's force policy. */
-import type { ForcePolicy, Plan, Refusal } from '../model/force.js';
+import type { AuditEntry, ForcePolicy, Plan, Refusal } from '../model/force.js';
+import { finalizeAround, withoutPutBack } from './plan-held.js';
 import type { Finding, Leftover } from '../model/findings.js';
 import { formatDuration } from '../shared/duration.js';
 import { namespaceLabel } from './labels.js';
@@ -81,7 +82,8 @@ function decisionOf(
 /**
  * Decide what to force for one terminating namespace: pods on lost nodes first, then object finalizers, then the
  * namespace's metadata.finalizers, then /finalize as a last resort — only what `policy` allows, never a protected
- * namespace. `leftovers` (what the scan saw) lets the plan list what /finalize would leave in storage.
+ * namespace. `leftovers` (what the scan saw) lets the plan list what /finalize would leave in storage; `putBack` (the
+ * audit of earlier passes) holds back what the server put back each time, and /finalize around it.
  */
 export function decide(
   policy: ForcePolicy,
@@ -90,16 +92,20 @@ export function decide(
   now: number,
   isProtected: (name: string) => boolean,
   leftovers: readonly Leftover[] = [],
+  putBack: readonly AuditEntry[] = [],
 ): Plan {
   const base = { namespace: ns.name, uid: ns.uid, mode: policy.mode, steps: [] };
   const stop = gate(policy, ns, now, isProtected);
   if (stop) return { ...base, ...stop };
   const patterns = policy.finalizerPatterns;
   const pods = planPods(policy.deletePods, ns.name, lostPods(findings), now);
-  const objects = blockedObjects(findings).map((o) => planObject(o, ns.name, patterns));
-  const meta = planNamespaceMetadata(ns, findings, patterns);
+  const planned = blockedObjects(findings).map((o) => planObject(o, ns.name, patterns));
+  const objects = planned.map((o) => withoutPutBack(o, putBack));
+  const metaPlanned = planNamespaceMetadata(ns, findings, patterns);
+  const meta = withoutPutBack(metaPlanned, putBack);
   const earlier = { leftovers, podsHandled: pods.handled };
-  const fin = planFinalize(policy.finalizeNamespace, ns, findings, objects, meta.keep, earlier);
+  const last = planFinalize(policy.finalizeNamespace, ns, findings, objects, meta.keep, earlier);
+  const fin = finalizeAround(withoutPutBack(last, putBack), putBack);
   const steps = [
     ...pods.steps,
     ...objects.flatMap((o) => (o.step ? [o.step] : [])),
@@ -113,7 +119,9 @@ export function decide(
     ...fin.refusals,
   ];
   const blocking = [...objects.flatMap((o) => o.object.finalizers), ...ns.metadataFinalizers];
-  const notes = [...pods.notes, ...patternNotes(patterns, { steps }, blocking), ...fin.notes];
+  // A pattern that allowed a removal the server put back was used all the same.
+  const allowed = [...planned, metaPlanned].flatMap((o) => (o.step ? [o.step] : []));
+  const notes = [...pods.notes, ...patternNotes(patterns, { steps: allowed }, blocking), ...fin.notes];
   const decided = decisionOf(steps.length, refusals.length, pods.waitMs);
   if (decided.decision === 'nothing-to-force')
     notes.push('nothing blocks the namespace that forcing could change');

@@ -1,5 +1,6 @@
 /** The opt-in PR comment: create or update the one comment with the body it is given; never fails the run. */
 import type { RepoRef } from '../model/pulls.js';
+import type { CommentKind } from '../model/run.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import { COMMENT_BUDGET_MS, upsertComment } from './own-comment.js';
@@ -44,7 +45,7 @@ export async function commentOnPullRequest(
 export async function answerComment(
   body: string,
   pr: PullRequestRef,
-  comment: { id: number; ok: boolean },
+  comment: { id: number; kind: CommentKind; ok: boolean },
   github: () => Promise<GitHubApi>,
   logger: Logger,
   clock: Clock,
@@ -52,7 +53,7 @@ export async function answerComment(
   let api: GitHubApi | undefined;
   try {
     api = (await github()).until(clock.now() + COMMENT_BUDGET_MS);
-    await react(api, pr.repo, comment.id, comment.ok ? '+1' : '-1');
+    await react(api, pr.repo, comment, comment.ok ? '+1' : '-1');
   } catch (error) {
     logger.warning(`could not react on the comment: ${messageOf(error)}`);
   }

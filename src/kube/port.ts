@@ -41,6 +41,28 @@ export interface WatchHandle {
   done: Promise<{ error?: Error }>;
 }
 
+/**
+ * What the answer to a write shows of the object written: the server's own word on what it stored, never a later
+ * read. A write is done only when this shows it.
+ */
+export interface WriteAnswer {
+  /** Its metadata as answered: finalizers, resourceVersion, labels, deletionTimestamp, managers of the finalizers. */
+  meta: ObjectMeta;
+  /** `spec.finalizers` as answered (a Namespace's; empty for other kinds). */
+  specFinalizers: string[];
+  /** Who `metadata.managedFields` says manages `spec.finalizers` (a Namespace's), sorted. */
+  specFinalizerManagers: string[];
+  /** The whole object as answered, for what a caller reads beyond this (a GitOps owner's suspension). */
+  object: Record<string, unknown>;
+}
+
+/**
+ * What a DELETE's answer shows: `removed` when the object went in that request (a Status `Success`, or the object
+ * with nothing left to hold it); else the object as answered, still there — being deleted, held by its finalizers
+ * (`spec.finalizers` for a namespace) or a grace period.
+ */
+export type DeleteAnswer = { removed: true; answer?: WriteAnswer } | { removed: false; answer: WriteAnswer };
+
 /** A cluster API failure with the HTTP code and the decoded Status, when there was one. */
 export class KubeError extends Error {
   constructor(
@@ -105,8 +127,11 @@ export interface KubeReader {
 export interface Kube extends KubeReader {
   /** True when every write is sent as a dry run (`dryRun=All`): the server answers, nothing is stored. */
   readonly dryRun?: boolean;
-  /** DELETE the namespace with Background propagation and a UID precondition when given. Missing = 'gone'. */
-  deleteNamespace(name: string, opts?: { uid?: string }): Promise<'requested' | 'gone'>;
+  /**
+   * DELETE the namespace with Background propagation and a UID precondition when given: what the answer shows (the
+   * namespace being deleted, held by its finalizers), or 'gone' when it is missing.
+   */
+  deleteNamespace(name: string, opts?: { uid?: string }): Promise<DeleteAnswer | 'gone'>;
   /** Watch one namespace by `metadata.name` field selector from `resourceVersion`. */
   watchNamespace(
     name: string,
@@ -117,7 +142,8 @@ export interface Kube extends KubeReader {
   watchAllNamespaces(resourceVersion: string, onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle>;
   /**
    * Replace an object's `metadata.finalizers` with a JSON merge patch guarded by uid and resourceVersion
-   * preconditions. Returns 'gone' when the object no longer exists.
+   * preconditions: the object as answered (its finalizers may not be the ones sent: a mutating webhook may have put
+   * some back), or 'gone' when the object no longer exists.
    */
   patchFinalizers(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
@@ -125,20 +151,21 @@ export interface Kube extends KubeReader {
     name: string,
     guard: { uid: string; resourceVersion: string },
     finalizers: string[],
-  ): Promise<'patched' | 'gone'>;
+  ): Promise<WriteAnswer | 'gone'>;
   /**
    * DELETE one namespaced object with Background propagation and a UID precondition, and a resourceVersion one when
-   * given (the object's controller and finalizers then run as usual). Missing = 'gone'.
+   * given (the object's controller and finalizers then run as usual): what the answer shows, or 'gone' when it is
+   * missing.
    */
   deleteObject(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
     namespace: string,
     name: string,
     guard: { uid: string; resourceVersion?: string },
-  ): Promise<'requested' | 'gone'>;
+  ): Promise<DeleteAnswer | 'gone'>;
   /**
    * Merge `spec` into one namespaced object's spec with a JSON merge patch guarded by uid and resourceVersion (a
-   * `null` removes a field). Only a GitOps owner's suspension uses it. Missing = 'gone'.
+   * `null` removes a field): the object as answered. Only a GitOps owner's suspension uses it. Missing = 'gone'.
    */
   patchSpec(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
@@ -146,7 +173,7 @@ export interface Kube extends KubeReader {
     name: string,
     guard: { uid: string; resourceVersion: string },
     spec: Record<string, unknown>,
-  ): Promise<'patched' | 'gone'>;
+  ): Promise<WriteAnswer | 'gone'>;
   /** Watch the objects of one type in one namespace, metadata only, from `resourceVersion`. */
   watchObjects(
     res: Pick<ApiResource, 'group' | 'version' | 'resource'>,
@@ -154,14 +181,17 @@ export interface Kube extends KubeReader {
     resourceVersion: string,
     onEvent: (e: ObjectEvent) => void,
   ): Promise<WatchHandle>;
-  /** DELETE a pod with `gracePeriodSeconds: 0` and a UID precondition. Missing = 'gone'. */
-  deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'gone'>;
-  /** PUT /api/v1/namespaces/NAME/finalize with the given spec.finalizers, guarded by uid + resourceVersion. */
+  /** DELETE a pod with `gracePeriodSeconds: 0` and a UID precondition: what the answer shows. Missing = 'gone'. */
+  deletePod(namespace: string, name: string, uid: string): Promise<DeleteAnswer | 'gone'>;
+  /**
+   * PUT /api/v1/namespaces/NAME/finalize with the given spec.finalizers, guarded by uid + resourceVersion: the
+   * namespace as answered (its spec.finalizers may not be the ones sent), or 'gone'.
+   */
   finalizeNamespace(
     name: string,
     guard: { uid: string; resourceVersion: string },
     specFinalizers: string[],
-  ): Promise<'finalized' | 'gone'>;
+  ): Promise<WriteAnswer | 'gone'>;
 }
 
 /** The port's writes: the methods a wrapper guarding writes replaces. */

@@ -25,10 +25,12 @@ interface DirectDispatcher {
   }>;
 }
 
-/** What the requests of one transport cost: every attempt sent, and response body bytes as received. */
+/** What the requests of one transport cost: every attempt sent, response body bytes as received, answers got. */
 export interface Meter {
   requests: number;
   bytes: number;
+  /** Responses received, whatever their status: none means the server was never reached. */
+  answers: number;
 }
 
 /** What sending needs (the matching fields of `TransportSettings`). */
@@ -62,6 +64,7 @@ export async function sendOnce(
   if (typeof dispatcher?.request !== 'function') {
     // No pool of ours (no TLS options at all): fetch, which negotiates and decodes compression itself.
     const res = await http.send(ctx).toPromise();
+    meter.answers++;
     const { body } = res;
     const binary = async (): Promise<Buffer> => {
       const web = body.stream();
@@ -75,7 +78,9 @@ export async function sendOnce(
     });
   }
   const gzip = s.gzip && !stream;
-  return sendDirect(dispatcher, ctx, ctx.getUrl(), req, gzip, (n) => (meter.bytes += n));
+  const res = await sendDirect(dispatcher, ctx, ctx.getUrl(), req, gzip, (n) => (meter.bytes += n));
+  meter.answers++;
+  return res;
 }
 
 /**

@@ -40,7 +40,7 @@ export class Transport {
   readonly server: string;
   private readonly s: TransportSettings;
   private readonly http: IsomorphicFetchHttpLibrary;
-  private readonly meter: Meter = { requests: 0, bytes: 0 };
+  private readonly meter: Meter = { requests: 0, bytes: 0, answers: 0 };
   /** The deadline and cancellation of the run. */
   private readonly deadline: Deadline;
   /** The one connection pool, reused for every request. */
@@ -117,9 +117,9 @@ export class Transport {
     this.meter.bytes += n;
   }
 
-  /** Requests sent (every attempt) and response body bytes received (as sent: compressed when they were). */
-  cost(): { requests: number; bytes: number } {
-    return { requests: this.meter.requests, bytes: this.meter.bytes };
+  /** Requests sent (every attempt), response body bytes received (as sent: compressed when they were), answers. */
+  cost(): { requests: number; bytes: number; answers: number } {
+    return { requests: this.meter.requests, bytes: this.meter.bytes, answers: this.meter.answers };
   }
 
   /** Close pooled connections. */

@@ -1,7 +1,10 @@
-/** The writes of the port: DELETE of a namespace, a pod or one namespaced object, the finalizer and spec patches, and the `/finalize` PUT. */
-import { KubeError } from './port.js';
+/**
+ * The writes of the port: DELETE of a namespace, a pod or one namespaced object, the finalizer and spec patches, and
+ * the `/finalize` PUT. Each returns what the server's answer shows, never what was sent.
+ */
+import { deleteAnswer, writeAnswer } from './answers.js';
+import { KubeError, type DeleteAnswer, type WriteAnswer } from './port.js';
 import { type ApiResource } from '../model/cluster.js';
-import { statusError } from './http-errors.js';
 import { rec, str, type Obj } from './map.js';
 import { enc, resourceName, resourcePath } from './paths.js';
 import { getNamespaceObject } from './reads.js';
@@ -10,23 +13,26 @@ import type { Transport } from './transport.js';
 
 type Guard = { uid: string; resourceVersion: string };
 
-/** Send a write: 2xx → `ok`, 404 → 'gone', anything else → KubeError. */
-async function write<T extends string>(t: Transport, req: Req, ok: T): Promise<T | 'gone'> {
-  const res = await t.perform(req);
-  if (res.status === 404) return 'gone';
-  if (res.status >= 200 && res.status < 300) return ok;
-  throw statusError(res, req);
+/** Send a write: the object its answer shows, 404 → 'gone', anything else → KubeError. */
+async function write(t: Transport, req: Req): Promise<WriteAnswer | 'gone'> {
+  const body = await t.requestJson(req, true);
+  return body === undefined ? 'gone' : writeAnswer(body, req);
 }
 
-/** A DELETE with its DeleteOptions body: 2xx → `ok`, 404 → `gone`. */
-function deleteWith<T extends string>(
+/** A DELETE with its DeleteOptions body: what its answer shows, 404 → `gone`. */
+async function deleteWith(
   t: Transport,
   target: { path: string; resource: string },
   options: Record<string, unknown>,
-  ok: T,
-): Promise<T | 'gone'> {
-  const body = { kind: 'DeleteOptions', apiVersion: 'v1', ...options };
-  return write(t, { method: 'DELETE', ...target, body, verb: 'delete' }, ok);
+): Promise<DeleteAnswer | 'gone'> {
+  const req: Req = {
+    method: 'DELETE',
+    ...target,
+    body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options },
+    verb: 'delete',
+  };
+  const body = await t.requestJson(req, true);
+  return body === undefined ? 'gone' : deleteAnswer(body, req);
 }
 
 /** DELETE a namespace with Background propagation, guarded by its UID when given. */
@@ -34,10 +40,10 @@ export async function deleteNamespace(
   t: Transport,
   name: string,
   o?: { uid?: string },
-): Promise<'requested' | 'gone'> {
+): Promise<DeleteAnswer | 'gone'> {
   const target = { path: `/api/v1/namespaces/${enc(name)}`, resource: 'namespaces' };
   const guard = o?.uid ? { preconditions: { uid: o.uid } } : {};
-  return deleteWith(t, target, { propagationPolicy: 'Background', ...guard }, 'requested');
+  return deleteWith(t, target, { propagationPolicy: 'Background', ...guard });
 }
 
 /** DELETE one namespaced object with Background propagation, only if it still has `uid` (and `resourceVersion`, when given). */
@@ -47,11 +53,11 @@ export async function deleteObject(
   namespace: string,
   name: string,
   guard: { uid: string; resourceVersion?: string },
-): Promise<'requested' | 'gone'> {
+): Promise<DeleteAnswer | 'gone'> {
   const target = { path: `${resourcePath(res, namespace)}/${enc(name)}`, resource: resourceName(res) };
   const version = guard.resourceVersion ? { resourceVersion: guard.resourceVersion } : {};
   const options = { propagationPolicy: 'Background', preconditions: { uid: guard.uid, ...version } };
-  return deleteWith(t, target, options, 'requested');
+  return deleteWith(t, target, options);
 }
 
 /** DELETE a pod at once (`gracePeriodSeconds: 0`), only if it still has `uid`: no kubelet confirmation. */
@@ -60,9 +66,9 @@ export async function deletePod(
   namespace: string,
   name: string,
   uid: string,
-): Promise<'deleted' | 'gone'> {
+): Promise<DeleteAnswer | 'gone'> {
   const target = { path: `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`, resource: 'pods' };
-  return deleteWith(t, target, { gracePeriodSeconds: 0, preconditions: { uid } }, 'deleted');
+  return deleteWith(t, target, { gracePeriodSeconds: 0, preconditions: { uid } });
 }
 
 /** Replace an object's `metadata.finalizers` with a merge patch guarded by uid and resourceVersion. */
@@ -73,7 +79,7 @@ export async function patchFinalizers(
   name: string,
   guard: Guard,
   finalizers: string[],
-): Promise<'patched' | 'gone'> {
+): Promise<WriteAnswer | 'gone'> {
   const req: Req = {
     method: 'PATCH',
     path: `${resourcePath(res, namespace)}/${enc(name)}`,
@@ -82,7 +88,7 @@ export async function patchFinalizers(
     verb: 'patch',
     resource: resourceName(res),
   };
-  return write(t, req, 'patched');
+  return write(t, req);
 }
 
 /** Merge `spec` into an object's spec with a merge patch guarded by uid and resourceVersion. */
@@ -93,7 +99,7 @@ export async function patchSpec(
   name: string,
   guard: Guard,
   spec: Record<string, unknown>,
-): Promise<'patched' | 'gone'> {
+): Promise<WriteAnswer | 'gone'> {
   const req: Req = {
     method: 'PATCH',
     path: `${resourcePath(res, namespace)}/${enc(name)}`,
@@ -102,7 +108,7 @@ export async function patchSpec(
     verb: 'patch',
     resource: resourceName(res),
   };
-  return write(t, req, 'patched');
+  return write(t, req);
 }
 
 /** Re-read the namespace, check its UID, and PUT it to `/finalize` with the given spec.finalizers. */
@@ -111,7 +117,7 @@ export async function finalizeNamespace(
   name: string,
   guard: Guard,
   specFinalizers: string[],
-): Promise<'finalized' | 'gone'> {
+): Promise<WriteAnswer | 'gone'> {
   const current = await getNamespaceObject(t, name);
   if (current === undefined) return 'gone';
   const obj = rec(current);
@@ -132,7 +138,7 @@ export async function finalizeNamespace(
     verb: 'update',
     resource: 'namespaces/finalize',
   };
-  return write(t, req, 'finalized');
+  return write(t, req);
 }
 
 function finalizeBody(obj: Obj, metadata: Obj, guard: Guard, specFinalizers: string[]): Obj {

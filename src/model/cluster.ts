@@ -76,4 +76,6 @@ export interface ApiResource {
 export interface Cost {
   requests: number;
   bytes: number;
+  /** Responses the cluster sent, whatever their status; 0 after requests = it was never reached. Absent: not counted. */
+  answers?: number;
 }

@@ -108,14 +108,56 @@ export interface Plan {
   notes: string[];
 }
 
+/** A mutating webhook whose rules reach a write, as this run read its configuration and its Service. */
+export interface WebhookSuspect {
+  configuration: string;
+  name: string;
+  /** `service namespace/name` or `url …`. */
+  served: string;
+  /** Whether it is up, in words, from what the run read (its Service's ready endpoints), or why that is not known. */
+  alive: string;
+  failurePolicy: 'Fail' | 'Ignore';
+  /** False when its rules reach the write but a selector could not be evaluated. */
+  certain: boolean;
+}
+
+/** Who undid a write that the server answered without its effect, as far as the run could tell. */
+export type UndoneBy =
+  | { kind: 'webhook'; webhooks: WebhookSuspect[] }
+  | { kind: 'manager'; managers: string[] }
+  | { kind: 'unknown'; why: string };
+
+/**
+ * A write answered without its effect: the server's answer still shows what the step removed (a mutating webhook put
+ * it back inside the request). Who did it, and what to change: that webhook or controller, never the finalizer again.
+ */
+export interface PutBack {
+  /** The field the answer was read from, e.g. `metadata.finalizers`. */
+  field: 'metadata.finalizers' | 'spec.finalizers';
+  /** What the answers still show that the step removed. */
+  kept: string[];
+  /** Writes that met it: the first, and at most one more. */
+  writes: number;
+  /** Whether the last answer carried the resourceVersion the write was guarded by: nothing was stored. */
+  unchanged: boolean;
+  by: UndoneBy;
+  /** What to change, in words. */
+  remedy: string;
+  /** Commands that show it, safe to paste. */
+  lookups: string[];
+}
+
 /**
  * How one step ended. `gone` (NotFound) counts as done; `skipped` says why the step was pointless or held back (the
- * object is not being deleted yet, was recreated, the namespace is gone…), `failed` what refused or broke the write.
+ * object is not being deleted yet, was recreated, the namespace is gone…), `failed` what refused or broke the write;
+ * `not-removed` that the server answered the write without its effect (what it removed is still in the answer), with
+ * who put it back when the step was a finalizer removal.
  */
 export type StepOutcome =
   | { result: 'removed' | 'finalized' | 'deleted' | 'gone' | 'dry-run' }
   | { result: 'skipped'; why: string }
-  | { result: 'failed'; error: string };
+  | { result: 'failed'; error: string }
+  | { result: 'not-removed'; why: string; putBack?: PutBack };
 
 /** One line of the force audit trail: what the step was, and how it ended. */
 export type AuditEntry = AuditFields & StepOutcome;

@@ -20,6 +20,8 @@ export interface LifecycleSettings {
   readonly maxAgeMs: number | undefined;
   /** The word a pull-request comment starts with to ask for the teardown, e.g. `/teardown`. */
   readonly command: string;
+  /** Events besides the lifecycle's own on which the targets are deleted as given (`allow-events`), e.g. `push`. */
+  readonly allowEvents: readonly string[];
   readonly gitopsOwners: GitopsOwnerPolicy;
 }
 

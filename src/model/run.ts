@@ -13,7 +13,8 @@ import type { PlannedWrite, TargetPlan } from './plan.js';
  * - `recreated`: the old namespace went away and a new one (another UID) now has the name; left untouched.
  * - `stuck`: still Terminating when the timeout ran out.
  * - `active`: with `delete: false`, nobody deleted it before the timeout.
- * - `refused`: matched by the selector but protected; never touched.
+ * - `refused`: never touched: protected (matched by the selector, the sweep or the scope), or without the run's target
+ *   label (`missingLabel`).
  * - `forced`: gone, after forced changes the policy allowed (observed gone, not assumed).
  * - `error`: a request about this namespace failed (403, 5xx after retries, unreachable, a malformed or
  *   mismatched answer); `note` says why. The other targets went on.
@@ -50,6 +51,8 @@ export interface TargetReport {
   transitions: { phase: string; at: string }[];
   conditions: Condition[];
   recreatedUid?: string;
+  /** The run's target label, which this target (refused) does not carry. */
+  missingLabel?: string;
   watchRestarts: { expired: number; reset: number };
   findings: Finding[];
   /** When and why the namespace was diagnosed. */
@@ -63,6 +66,13 @@ export interface TargetReport {
    * `passes` every pass's in order (a pass that forced something is followed by another).
    */
   force?: { plan: Plan; passes?: Plan[]; audit: AuditEntry[] };
+  /**
+   * With `wait: settled`: when the wait stopped watching this namespace before the timeout because it was settled, and
+   * what settled it (the finding whose verdict nothing in the cluster will change). The outcome stays `stuck`.
+   */
+  settled?: SettledTarget;
+  /** With `wait: settled`, a target still there at the timeout: why the last look at it did not settle it. */
+  notSettled?: string;
   /** Foreseen from a read-only snapshot before the first DELETE (Active targets this run deleted), and whether it came true. */
   preMortem?: PreMortem;
   /** The custom resources deleted before the namespace, and what their controllers did. */
@@ -70,6 +80,35 @@ export interface TargetReport {
   /** Plan mode: the namespace DELETE's dry-run answer and what forcing would change. */
   plan?: TargetPlan;
   note?: string;
+}
+
+/** A target the wait stopped watching before the timeout: when, and why nothing in the cluster will change it. */
+export interface SettledTarget {
+  /** ISO time of the look that found it settled. */
+  at: string;
+  /** From the start of the run. */
+  afterMs: number;
+  /** How long neither the namespace nor its controller's conditions had changed then. */
+  quietMs: number;
+  /** The verdicts of its findings that settle it, e.g. `leaked`. */
+  verdicts: string[];
+  /** Why, in one sentence without the namespace's name: the settling finding's words. */
+  reason: string;
+}
+
+/**
+ * What ended the wait: `gone` (every target went or needed no wait), `settled` (what was left was settled: see each
+ * target's `settled`), `timeout` (something was still waited for when the timeout came), `cancelled`.
+ */
+export const WAIT_ENDS = ['gone', 'settled', 'timeout', 'cancelled'] as const;
+export type WaitEnd = (typeof WAIT_ENDS)[number];
+
+/** The wait of a run: the mode it ran in, what ended it, and when (each target's `settled` or `notSettled` says why). */
+export interface WaitReport {
+  mode: 'settled' | 'timeout';
+  ended: WaitEnd;
+  /** From the start of the run to the end of the wait. */
+  afterMs: number;
 }
 
 /**
@@ -100,10 +139,14 @@ export interface RunReport {
     /** Absent in reports written before the scope existed (= `targets`). */
     scope?: string;
     namespaces: string[];
+    /** The label every target written to must carry (`target-label`); absent when none fenced the run. */
+    targetLabel?: string;
     force: ForcePolicy;
     teardownOrder?: string;
     /** Plan mode (`dry-run: true`); absent in a run that wrote. */
     dryRun?: true;
+    /** Absent in reports written before the setting existed (= `timeout`). */
+    wait?: string;
   };
   targets: TargetReport[];
   result: RunResult;
@@ -113,6 +156,8 @@ export interface RunReport {
   cancelled?: boolean;
   /** A failure of the whole run (e.g. the selector's list failed): what is known is still reported. */
   error?: string;
+  /** What ended the wait (absent when the run did not wait: it failed, or was skipped). */
+  wait?: WaitReport;
   /** Cluster requests and bytes, when the adapter counts them. */
   cost?: Cost;
   /** What the sweep asked GitHub and decided, when it chose the targets. */
@@ -134,7 +179,9 @@ export interface RunContext {
   serverUrl?: string;
   workflow?: string;
   job?: string;
-  /** The comment of an `issue_comment` event: who wrote it, where, and its first word. */
+  /** The event that started the run (`GITHUB_EVENT_NAME`); absent outside a workflow. The lifecycle gate reads it. */
+  event?: RunEvent;
+  /** The comment of a comment event (`issue_comment`, a review comment or a review): who wrote it, where, its first word. */
   comment?: CommentEvent;
   /** Which cluster: its name, the kubeconfig context (when it has one) and the API server's host, never credentials. */
   cluster?: ClusterIdentity;
@@ -148,10 +195,30 @@ export interface ClusterIdentity {
   server?: string;
 }
 
-/** An `issue_comment` event as the run needs it (never the comment's whole text). */
+/** The event a run was started by, as the runner names it, and what of its payload could not be read. */
+export interface RunEvent {
+  /** `pull_request`, `issue_comment`, `schedule`… */
+  name: string;
+  /** The payload's `action` (`closed`, `created`…), when it has one. */
+  action?: string;
+  /** Why the payload cannot be read as that event (a field missing or of the wrong type): the gate deletes nothing. */
+  problem?: string;
+}
+
+/** The events a comment asking for a teardown can come in: each needs its author's write access. */
+export const COMMENT_EVENTS = [
+  'issue_comment',
+  'pull_request_review_comment',
+  'pull_request_review',
+] as const;
+export type CommentKind = (typeof COMMENT_EVENTS)[number];
+
+/** A comment event as the run needs it (never the comment's whole text). */
 export interface CommentEvent {
+  /** The event it came in: where its reactions go (a review has none). */
+  kind: CommentKind;
   id: number;
-  /** `created`, `edited` or `deleted`. */
+  /** `created`, `edited` or `deleted` (`submitted`, `edited` or `dismissed` for a review). */
   action: string;
   login: string;
   /** `User`, `Bot` or `Organization`, as GitHub records the author. */

@@ -42,6 +42,8 @@ export interface SweepEntry extends Decision {
   createdAt?: string;
   /** Chosen to go, but protected: never touched. */
   protected?: boolean;
+  /** Chosen to go, but without the run's target label (this one): never touched. */
+  missingLabel?: string;
 }
 
 /** What the sweep looked at, asked and decided; the summary's sweep section is made from it. */

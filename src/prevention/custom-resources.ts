@@ -83,7 +83,8 @@ async function deleteOne(deps: PhaseDeps, namespace: string, item: Item): Promis
     const answer = await deps.kube.deleteObject(res, namespace, meta.name, { uid: meta.uid });
     const now = deps.clock.now();
     rec.requestedAt = iso(now);
-    if (answer === 'gone') rec.goneAt = iso(now);
+    // Gone when the answer shows it: NotFound, or removed in that request (a Status Success, nothing holding it).
+    if (answer === 'gone' || answer.removed) rec.goneAt = iso(now);
   } catch (error) {
     const cancelled = error instanceof KubeError && error.reason === 'Cancelled';
     // A UID precondition that fails means the object we saw is gone (a new one took the name): not ours to delete.

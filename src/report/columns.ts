@@ -56,17 +56,33 @@ export interface Cell {
   paint?: (text: string) => string;
 }
 
+/** `text` within `width` cells: whole when it fits, else its head and `…`. */
+export function cut(text: string, width: number): string {
+  const plain = visible(text);
+  if (cells(plain) <= width) return plain;
+  return `${width > 1 ? headOf(plain, width - 1) : ''}…`;
+}
+
+/** How a table is laid out: each cell wrapped within its column, or each row on one line, cells cut to fit. */
+export interface TableOptions {
+  /** One line per row, as `kubectl get` prints (a line per row for `awk`); `cut` is told each row it shortened. */
+  oneLine?: boolean;
+  cut?: (row: number) => void;
+  /** With `oneLine`, the last column whole even past the width, as kubectl prints its LABELS column. */
+  lastWhole?: boolean;
+}
+
 /**
  * Rows aligned in columns two spaces apart within `width` cells: each column as wide as its widest cell, the
- * first ones capped so the last keeps at least a third of the line, every cell wrapped within its column. A row's
- * `below` cell, if any, follows it on lines of its own, indented, across the whole width.
+ * first ones capped so the last keeps at least a third of the line, every cell wrapped within its column (or, with
+ * `oneLine`, cut to it).
  */
 export function table(
   header: string[],
   rows: Cell[][],
   width: number,
   head = (t: string) => t,
-  below: (Cell | undefined)[] = [],
+  opts: TableOptions = {},
 ): string[] {
   const all: Cell[][] = [header.map((text) => ({ text, paint: head })), ...rows];
   const n = header.length;
@@ -75,12 +91,21 @@ export function table(
   );
   const gaps = 2 * (n - 1);
   const firstCap = Math.max(6, Math.floor((width - gaps) / 3));
-  const widths = natural.map((w, i) => (i < n - 1 ? Math.min(w, firstCap) : w));
-  const used = widths.slice(0, -1).reduce((a, b) => a + b, 0) + gaps;
-  widths[n - 1] = Math.max(1, Math.min(natural[n - 1]!, width - used));
+  // The column that takes what is left: the last, or with `lastWhole` the one before it (the last keeps its width).
+  const flex = opts.oneLine && opts.lastWhole && n > 1 ? n - 2 : n - 1;
+  const widths = natural.map((w, i) => (i < flex ? Math.min(w, firstCap) : w));
+  const used = widths.reduce((a, b, i) => (i === flex ? a : a + b), 0) + gaps;
+  widths[flex] = Math.max(flex === n - 1 ? 1 : 3, Math.min(natural[flex]!, width - used));
   const out: string[] = [];
-  for (const row of all) {
-    const wrapped = widths.map((w, i) => wrap(row[i]?.text ?? '', w));
+  all.forEach((row, r) => {
+    const wrapped = widths.map((w, i) => {
+      const text = row[i]?.text ?? '';
+      if (!opts.oneLine) return wrap(text, w);
+      if (opts.lastWhole && i === n - 1) return [visible(text)];
+      const shown = cut(text, w);
+      if (r > 0 && shown !== visible(text)) opts.cut?.(r - 1);
+      return [shown];
+    });
     const height = Math.max(...wrapped.map((w) => w.length));
     for (let l = 0; l < height; l++) {
       const parts = wrapped.map((lines, i) => {
@@ -91,8 +116,6 @@ export function table(
       });
       out.push(parts.join('  ').trimEnd());
     }
-    const extra = below[all.indexOf(row) - 1];
-    if (extra?.text) out.push(...wrap(extra.text, width - 2).map((l) => `  ${extra.paint?.(l) ?? l}`));
-  }
+  });
   return out;
 }

@@ -34,7 +34,7 @@ function causeAnnotation(c: FleetCause): Annotation {
 /** Per cluster, the namespaces of an outcome that needs a person, as one annotation. */
 const PER_CLUSTER: { outcome: Outcome; level: Level; words: string }[] = [
   { outcome: 'error', level: 'error', words: 'ended in error' },
-  { outcome: 'refused', level: 'error', words: 'refused (protected)' },
+  { outcome: 'refused', level: 'error', words: 'refused, not touched' },
   { outcome: 'active', level: 'warning', words: 'not deleted (still Active)' },
   { outcome: 'forced', level: 'warning', words: 'gone only after forcing' },
 ];

@@ -1,5 +1,6 @@
 /** The fleet's first screen, for the summary and the PR comment: headline, one row per cluster, fix first. Pure. */
 import type { ClusterResult, FleetCluster, FleetReport } from '../model/fleet.js';
+import { formatDuration } from '../shared/duration.js';
 import { listNames } from './brief.js';
 import { layoutScript } from './commands.js';
 import { fence, md } from './escape.js';
@@ -61,7 +62,9 @@ function whereCell(c: FleetCluster): string {
   const at = [k?.context ? `<code>${md(k.context, 100)}</code>` : '', k?.server ? md(k.server, 100) : '']
     .filter(Boolean)
     .join(' at ');
-  const said = [c.report.cancelled ? 'cancelled' : '', c.report.error ? md(c.report.error, 300) : '']
+  const settled =
+    c.report.wait?.ended === 'settled' ? `wait settled after ${formatDuration(c.report.wait.afterMs)}` : '';
+  const said = [settled, c.report.cancelled ? 'cancelled' : '', c.report.error ? md(c.report.error, 300) : '']
     .filter(Boolean)
     .join('; ');
   return [at, said].filter(Boolean).join(' · ');

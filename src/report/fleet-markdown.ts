@@ -12,6 +12,7 @@ import { fleetCauses, type FleetCause } from './fleet-causes.js';
 import { OUTCOME_COUNT } from './headline.js';
 import { GONE_ROWS, ownerCell, STILL_ROWS, SUMMARY_BUDGET, SUMMARY_LIMIT, whyCell } from './markdown.js';
 import { OUTCOME_WORDS, targetWords } from './words.js';
+import { settledWords } from './wait-words.js';
 
 /** Rows of the clusters table; more are counted. */
 export const CLUSTER_ROWS = 200;
@@ -65,8 +66,9 @@ function outcomeTables(fleet: FleetReport, b: Budget, numbers: Map<string, Map<s
       rows,
       ({ cluster, t, selector }) => {
         const time = t.terminatingForMs ?? t.durationMs;
+        const when = [time !== undefined ? formatDuration(time) : '', settledWords(t)].filter(Boolean);
         const why = whyCell(t, numbers.get(cluster) ?? none);
-        return `| ${md(cluster, 100)} | ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${time !== undefined ? formatDuration(time) : ''} | ${why} |`;
+        return `| ${md(cluster, 100)} | ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${when.join(' · ')} | ${why} |`;
       },
       STILL_ROWS,
     );
@@ -93,7 +95,7 @@ function goneTable(fleet: FleetReport, b: Budget): void {
 /** The reports that could not be used, and what is worth a line. */
 function problemsBlock(fleet: FleetReport, b: Budget): void {
   if (fleet.problems.length) {
-    b.add(`### ⚠️ Reports not used (${fleet.problems.length})`);
+    b.add(`### ⚠️ Reports not used (${fleet.problems.length.toLocaleString('en-US')})`);
     b.table(
       'rows of the table of reports not used',
       ['| Report | Cluster | Problem |', '| --- | --- | --- |'],

@@ -1,4 +1,7 @@
-/** The merge step's outputs: the worst result, each cluster's result and names, the report's path. Pure. */
+/**
+ * The merge step's outputs: the worst result, each cluster's result and names, the report's path. The `clusters`
+ * JSON holds no character a shell reads inside single quotes or unquoted (every other one is a `\uXXXX` escape). Pure.
+ */
 import type { FleetReport } from '../model/fleet.js';
 import { MergeOutputs, type MergeOutputName } from '../settings/action-names.js';
 
@@ -8,6 +11,17 @@ export interface ClusterOutput {
   /** Targets still present (stuck, or not deleted). */
   stuck: string[];
   forced: string[];
+}
+
+/** Characters JSON text may keep as they are in an output: none a shell gives a meaning to. */
+const PLAIN = /[^A-Za-z0-9{}[\]":,._/@+\\-]/g;
+
+/**
+ * `JSON.stringify(value)` with every character outside PLAIN written as its `\uXXXX` escape: the same JSON to any
+ * reader, and nothing a shell would run if a workflow put it in a script (`'`, `$`, `` ` ``, `;`, a space…).
+ */
+export function shellSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(PLAIN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Output name → value. */
@@ -30,7 +44,7 @@ export function fleetOutputsOf(fleet: FleetReport, reportPath: string): Record<M
   );
   return {
     [MergeOutputs.result]: fleet.result,
-    [MergeOutputs.clusters]: JSON.stringify(clusters),
+    [MergeOutputs.clusters]: shellSafeJson(clusters),
     [MergeOutputs.report]: reportPath,
   };
 }

@@ -9,6 +9,8 @@ import { fleetTargets } from './fleet-blocks.js';
 import { fleetCauses, fleetScript, type FleetCause } from './fleet-causes.js';
 import { countTargets, OUTCOME_COUNT } from './headline.js';
 import { OUTCOME_STYLE, painter, type Paint, type Style, type TextOptions } from './text.js';
+import { settledReason, settledWords } from './wait-words.js';
+import type { TargetReport } from '../model/run.js';
 
 const INDENT = '   ';
 /** Rows of namespaces that need a person before the rest are counted: the JSON report has them all. */
@@ -38,7 +40,15 @@ function clusterTable(fleet: FleetReport, width: number, paint: Paint): string[]
   const rows = fleet.clusters.map((c): Cell[] => {
     const k = c.report?.context.cluster;
     const where = c.report
-      ? [[k?.context, k?.server].filter(Boolean).join(' at '), c.report.error].filter(Boolean).join(' · ')
+      ? [
+          [k?.context, k?.server].filter(Boolean).join(' at '),
+          c.report.wait?.ended === 'settled'
+            ? `wait settled after ${formatDuration(c.report.wait.afterMs)}`
+            : '',
+          c.report.error,
+        ]
+          .filter(Boolean)
+          .join(' · ')
       : (c.why ?? '');
     return [
       { text: c.name, paint: (s) => paint('bold', s) },
@@ -64,8 +74,8 @@ function attentionTable(fleet: FleetReport, width: number, paint: Paint): string
       { text: cluster },
       { text: t.name, paint: (s) => paint('bold', s) },
       { text: OUTCOME_COUNT[t.outcome].words, paint: (s) => paint(OUTCOME_STYLE[t.outcome], s) },
-      { text: time !== undefined ? formatDuration(time) : '' },
-      { text: verdictOf(t)?.summary ?? t.note ?? '' },
+      { text: [time !== undefined ? formatDuration(time) : '', settledWords(t)].filter(Boolean).join(', ') },
+      { text: whyText(t) },
     ];
   });
   const lines = table(['CLUSTER', 'NAMESPACE', 'OUTCOME', 'FOR', 'WHY'], cells, width, (s) =>
@@ -73,6 +83,13 @@ function attentionTable(fleet: FleetReport, width: number, paint: Paint): string
   );
   if (rows.length > ROWS) lines.push(`… and ${rows.length - ROWS} more: see the JSON report`);
   return lines;
+}
+
+/** What holds a namespace, and what settled it when the verdict does not already say so. */
+function whyText(t: TargetReport): string {
+  const v = verdictOf(t);
+  const settled = settledReason(t, v);
+  return [v?.summary ?? t.note ?? '', settled ? `settled: ${settled}` : ''].filter(Boolean).join(' · ');
 }
 
 function causeLines(cause: FleetCause, n: number, width: number, paint: Paint): string[] {

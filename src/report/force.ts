@@ -1,5 +1,6 @@
 /** Forcing as a plan or a diff: per object what is removed, the result and the policy line that allowed it. Pure. */
 import { allowedByText, resultClass, resultText } from '../force/index.js';
+import { earlierPutBack, putBackLines } from './force-put-back.js';
 import { objectLabel } from '../diagnosis/index.js';
 import type { AuditEntry, Decision, ForceStep, Refusal } from '../model/force.js';
 import type { Finding } from '../model/findings.js';
@@ -53,6 +54,7 @@ function resultWords(step: ForceStep, entry: AuditEntry | undefined): string {
   if (r === 'deleted') return '✅ deleted (grace period 0)';
   if (r === 'dry-run') return `🔍 ${WOULD[step.kind]}`;
   if (entry.result === 'failed') return `❌ **failed:** ${md(entry.error, 400)}`;
+  if (entry.result === 'not-removed') return `❌ **not removed:** ${md(entry.why, 400)}`;
   return `⏭️ ${md(resultText(entry), 300)}`;
 }
 
@@ -95,6 +97,7 @@ function stepBlock(steps: readonly ForceStep[], entry: AuditEntry | undefined): 
     const removed = new Set(step.remove.map((r) => r.finalizer));
     out.push(fence(step.finalizers.map((f) => `${removed.has(f) ? '-' : ' '} ${f}`).join('\n'), 'diff'));
   }
+  out.push(...putBackLines(entry));
   const taken = entry !== undefined && (DONE.has(entry.result) || entry.result === 'dry-run');
   const would = entry?.result === 'dry-run';
   if (taken) {
@@ -154,7 +157,12 @@ export function renderForce(t: TargetReport): string {
   if (!t.force || t.force.plan.mode === 'off') return '';
   const { plan, audit } = t.force;
   const entries = entriesOf(audit);
-  const lines = [forceIntro(plan.decision, plan.mode, plan.waitMs)];
+  const earlier = earlierPutBack(plan.steps, audit);
+  const intro =
+    earlier.length && plan.decision !== 'force'
+      ? 'Written under <code>force: on</code>, and answered without its effect (it is not written again):'
+      : forceIntro(plan.decision, plan.mode, plan.waitMs);
+  const lines = [intro, ...earlier];
   for (const group of groupSteps(plan.steps, entries))
     lines.push(...stepBlock(group, entries.get(entryKey(group[0]!))));
   lines.push(...refusalLines(plan.refusals));

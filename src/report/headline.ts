@@ -9,12 +9,13 @@ import type { Finding } from '../model/findings.js';
 import { ownerLabels } from './owner-labels.js';
 import { sweepCounts } from './sweep.js';
 import { requestLine, skippedWords } from './lifecycle.js';
+import { waitSentence } from './wait-words.js';
 
 /** How each outcome is counted in the headline, most urgent first. */
 export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
   error: { rank: -1, words: 'error' },
   stuck: { rank: 0, words: 'stuck' },
-  refused: { rank: 1, words: 'refused (protected)' },
+  refused: { rank: 1, words: 'refused' },
   active: { rank: 2, words: 'not deleted' },
   forced: { rank: 3, words: 'forced' },
   recreated: { rank: 4, words: 'recreated' },
@@ -97,11 +98,13 @@ export function renderHeadline(report: RunReport): string {
   const cancelled = report.cancelled ? ' (cancelled)' : '';
   // The run's own error is among the failures, unless fail-on is never.
   const error = report.error && !fails ? `**Error:** ${md(report.error, 600)}` : '';
+  const wait = waitSentence(report);
   return [
     `## ${icon} Namespace teardown${cancelled}: ${counts(report)}${objectCount(report)}${sweep}`,
     contextLine(report.context),
     requestLine(report),
     check,
+    wait ? `⏱️ ${md(wait, 1500)}` : '',
     error,
   ]
     .filter(Boolean)

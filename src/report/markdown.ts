@@ -15,6 +15,7 @@ import { ownerLabels } from './owner-labels.js';
 import { recreatesIt } from '../diagnosis/index.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
 import { Budget, cutLine } from './budget.js';
+import { settledReason, settledWords } from './wait-words.js';
 
 export { conditionWords } from './words.js';
 export { renderFixFirst, renderHeadline } from './headline.js';
@@ -42,14 +43,19 @@ export function ownerCell(t: TargetReport, selector: string | undefined): string
 export function whyCell(t: TargetReport, causeNumber: ReadonlyMap<string, number>): string {
   const v = verdictOf(t);
   const n = causeNumber.get(t.name);
-  if (v && n !== undefined) return `cause ${n} ↑ ${md(v.summary, 90)}`;
-  if (v) return md(v.summary, 220);
+  const settled = settledReason(t, v);
+  const also = settled ? ` · settled: ${md(settled, 200)}` : '';
+  if (v && n !== undefined) return `cause ${n} ↑ ${md(v.summary, 90)}${also}`;
+  if (v) return `${md(v.summary, 220)}${also}`;
   const said = [t.note, conditionWords(t.conditions)].filter(Boolean).join('; ');
-  return md(said, 220);
+  return `${md(said, 220)}${also}`;
 }
 
 function attentionRow(t: TargetReport, selector: string | undefined, causes: Map<string, number>): string {
-  const time = t.terminatingForMs !== undefined ? ` · ${formatDuration(t.terminatingForMs)}` : '';
+  const time = [t.terminatingForMs !== undefined ? formatDuration(t.terminatingForMs) : '', settledWords(t)]
+    .filter(Boolean)
+    .map((w) => ` · ${w}`)
+    .join('');
   return `| ${md(t.name, 80)} | ${ownerCell(t, selector)} | ${targetWords(t)}${time} | ${whyCell(t, causes)} |`;
 }
 
@@ -96,7 +102,9 @@ function settingsLine(report: RunReport): string {
     ? ` · ${report.cost.requests} API requests, ${Math.round(report.cost.bytes / 1024)} KiB`
     : '';
   const parts = [`result <code>${report.result}</code>`, targets.join(' + ')].filter(Boolean);
-  return `<sub>${parts.join(' · ')} · delete ${s.delete} · timeout ${s.timeout} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
+  const wait = s.wait ? ` · wait ${s.wait}` : '';
+  const fence = s.targetLabel ? ` · target-label <code>${md(s.targetLabel, 120)}</code>` : '';
+  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
 /**

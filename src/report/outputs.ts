@@ -13,6 +13,7 @@ export function outputsOf(report: RunReport, reportPath: string): Record<OutputN
     [Outputs.deleted]: names((o) => ['gone', 'already-gone', 'recreated', 'forced'].includes(o)),
     [Outputs.forced]: names((o) => o === 'forced'),
     [Outputs.stuck]: names((o) => o === 'stuck' || o === 'active'),
+    [Outputs.refused]: names((o) => o === 'refused'),
     [Outputs.report]: reportPath,
   };
 }

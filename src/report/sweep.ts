@@ -28,6 +28,7 @@ function decisionCell(e: SweepEntry, mode: SweepReport['mode'], outcomes: Map<st
     return e.keptBy !== undefined ? '📌 kept' : 'kept';
   }
   if (e.protected) return '⛔ protected, untouched';
+  if (e.missingLabel !== undefined) return `⛔ no label <code>${md(e.missingLabel, 63)}</code>, untouched`;
   if (mode === 'plan') return '🗑️ would go';
   const outcome = outcomes.get(e.namespace);
   return outcome ? OUTCOME_WORDS[outcome].swept : 'chosen';
@@ -65,16 +66,21 @@ function table(
 
 /** Counts in words: kept / would go (plan) or went (on). */
 export function sweepCounts(sweep: SweepReport): string {
-  const go = sweep.entries.filter((e) => e.decision === 'go' && !e.protected).length;
+  const fenced = (e: SweepEntry): boolean => e.missingLabel !== undefined;
+  const go = sweep.entries.filter((e) => e.decision === 'go' && !e.protected && !fenced(e)).length;
   const guarded = sweep.entries.filter((e) => e.protected).length;
-  const kept = sweep.entries.length - go - guarded;
+  const unlabelled = sweep.entries.filter(fenced).length;
+  const kept = sweep.entries.length - go - guarded - unlabelled;
   const invalid = sweep.entries.filter((e) => e.invalidLabel).length;
   const unreadable = sweep.entries.filter((e) => e.invalidAnnotation).length;
   const byLabel = sweep.entries.filter((e) => e.keptBy !== undefined).length;
-  const expired = sweep.entries.filter((e) => e.expired && e.decision === 'go' && !e.protected).length;
+  const expired = sweep.entries.filter(
+    (e) => e.expired && e.decision === 'go' && !e.protected && !fenced(e),
+  ).length;
   const parts = [`${go} ${sweep.mode === 'plan' ? 'would go' : 'chosen to go'}`, `${kept} kept`];
   if (expired) parts[0] += ` (${expired} expired)`;
   if (guarded) parts.push(`${guarded} protected`);
+  if (unlabelled) parts.push(`${unlabelled} without the target label`);
   if (byLabel) parts.push(`${byLabel} kept by label`);
   if (invalid) parts.push(`${invalid} with a label that is not a PR number`);
   if (unreadable) parts.push(`${unreadable} with an expiry annotation that does not parse`);

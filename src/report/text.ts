@@ -1,22 +1,26 @@
 /** The run as plain text for a terminal: headline, one aligned table, then per cause the verdict and the fix. Pure. */
 import { styleText } from 'node:util';
-import { resultText } from '../force/index.js';
+import { resultText, whoPutBack } from '../force/index.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Outcome, RunReport, TargetReport } from '../model/run.js';
 import { causesOf, verdictOf, type Cause } from './causes.js';
 import { layoutScript } from './commands.js';
 import { breakCommands, visible } from './escape.js';
 import { counts, OUTCOME_COUNT } from './headline.js';
-import { ownerLabels } from './owner-labels.js';
+import { compareText } from '../shared/compare.js';
 import { sweepCounts } from './sweep.js';
 import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';
+import { notReadLines } from './not-read.js';
+import { settledWords, waitSentence } from './wait-words.js';
 
 /** How to render: the terminal's width, and whether to colour (a TTY without NO_COLOR; the caller decides). */
 export interface TextOptions {
   width: number;
   color: boolean;
   reportPath?: string;
+  /** A LABELS column: every label of each namespace, as `kubectl get --show-labels` shows them. */
+  showLabels?: boolean;
 }
 
 /** A terminal style, as `util.styleText` takes it. */
@@ -63,6 +67,8 @@ function headline(report: RunReport, o: TextOptions, paint: Paint): string[] {
   const check = fails ? `The check fails: ${report.failures.join('; ')}.` : 'The check passes.';
   lines.push(...wrap(check, o.width));
   if (report.error && !fails) lines.push(...wrap(`Error: ${report.error}`, o.width));
+  const wait = waitSentence(report);
+  if (wait) lines.push(...wrap(wait, o.width));
   return lines;
 }
 
@@ -74,32 +80,55 @@ function why(t: TargetReport): string {
   return [t.note, gone ? '' : conditionWords(t.conditions)].filter(Boolean).join('; ');
 }
 
-/** The labels that say whose a namespace is: on a line under its row, never among the reasons. */
-function labelsOf(t: TargetReport, selector: string | undefined, paint: Paint): Cell | undefined {
-  const owner = ownerLabels(t.labels, selector).join(' ');
-  return owner ? { text: owner, paint: (s) => paint('dim', s) } : undefined;
+/**
+ * Every label of a namespace, sorted, as `kubectl get --show-labels` prints them (`k=v,k2=v2`), but for
+ * kubernetes.io/metadata.name, which only repeats the name.
+ */
+function labelsOf(t: TargetReport): string {
+  const labels = Object.entries(t.labels ?? {})
+    .filter(([k]) => k !== 'kubernetes.io/metadata.name')
+    .map(([k, v]) => `${k}=${v}`);
+  return labels.sort(compareText).join(',') || '<none>';
 }
 
-function row(t: TargetReport, paint: Paint): Cell[] {
+function row(t: TargetReport, paint: Paint, showLabels: boolean): Cell[] {
   const time = t.terminatingForMs ?? t.durationMs;
   return [
     { text: t.name, paint: (s) => paint('bold', s) },
     { text: OUTCOME_COUNT[t.outcome].words, paint: (s) => paint(OUTCOME_STYLE[t.outcome], s) },
-    { text: time !== undefined ? formatDuration(time) : '' },
+    { text: [time !== undefined ? formatDuration(time) : '', settledWords(t)].filter(Boolean).join(', ') },
     { text: why(t) },
+    ...(showLabels ? [{ text: labelsOf(t), paint: (s: string) => paint('dim', s) }] : []),
   ];
 }
 
+/**
+ * One line per namespace, as `kubectl get` prints (the first word of each line is a name): a reason too long for
+ * its column is cut there, and said in full below the table unless a cause under "Fix first" says it.
+ */
 function targetTable(report: RunReport, o: TextOptions, paint: Paint): string[] {
   const sorted = [...report.targets].sort(
-    (a, b) => OUTCOME_COUNT[a.outcome].rank - OUTCOME_COUNT[b.outcome].rank || (a.name < b.name ? -1 : 1),
+    (a, b) => OUTCOME_COUNT[a.outcome].rank - OUTCOME_COUNT[b.outcome].rank || compareText(a.name, b.name),
   );
   const gone = sorted.filter((t) => t.outcome === 'gone' || t.outcome === 'already-gone');
   const shown = sorted.filter((t) => !gone.includes(t) || gone.indexOf(t) < GONE_ROWS);
-  const rows = shown.map((t) => row(t, paint));
-  const labels = shown.map((t) => labelsOf(t, report.settings.selector, paint));
-  const lines = table(['NAMESPACE', 'OUTCOME', 'FOR', 'WHY'], rows, o.width, (s) => paint('dim', s), labels);
+  const header = ['NAMESPACE', 'OUTCOME', 'FOR', 'WHY', ...(o.showLabels ? ['LABELS'] : [])];
+  const rows = shown.map((t) => row(t, paint, o.showLabels === true));
+  const cut = new Set<TargetReport>();
+  const lines = table(header, rows, o.width, (s) => paint('dim', s), {
+    oneLine: true,
+    cut: (i) => cut.add(shown[i]!),
+    lastWhole: o.showLabels,
+  });
   if (gone.length > GONE_ROWS) lines.push(`… and ${gone.length - GONE_ROWS} more gone`);
+  const told = new Set(causesOf(report).flatMap((c) => c.targets));
+  const full = shown.filter((t) => cut.has(t) && !told.has(t) && why(t));
+  if (full.length)
+    lines.push(
+      '',
+      paint('bold', 'Why, in full'),
+      ...full.flatMap((t) => wrap(`${t.name}: ${why(t)}`, o.width - 2).map((l, i) => (i ? '  ' : '') + l)),
+    );
   return lines;
 }
 
@@ -158,9 +187,18 @@ function forcingLines(report: RunReport, o: TextOptions): string[] {
   const lines: string[] = [];
   for (const t of report.targets)
     for (const a of t.force?.audit ?? []) {
-      const removed = a.before.filter((f) => !a.after.includes(f));
+      // What the step removed, as the answer shows it; what it set out to remove when the answer shows it kept.
+      const kept = a.result === 'not-removed';
+      const removed = kept ? a.allowed.map((r) => r.finalizer) : a.before.filter((f) => !a.after.includes(f));
       const what = a.field === 'pod' ? 'pod deleted' : `${a.field} −${removed.join(' −')}`;
       lines.push(...wrap(`${t.name}: ${a.object} ${what} · ${resultText(a)}`, o.width));
+      if (a.result === 'not-removed' && a.putBack)
+        lines.push(
+          ...wrap(
+            `${whoPutBack(a.putBack)}; fix that, not the finalizer: ${a.putBack.remedy}`,
+            o.width - 3,
+          ).map((l) => `${INDENT}${l}`),
+        );
     }
   return lines.length ? ['Forcing', ...lines] : [];
 }
@@ -184,6 +222,8 @@ export function renderText(report: RunReport, o: TextOptions): string {
     const fix = causes.flatMap((c, i) => ['', ...causeLines(c, i + 1, opts, paint)]);
     blocks.push([paint('bold', 'Fix first'), ...fix]);
   }
+  const unread = notReadLines(report, width, (t) => paint('bold', t));
+  if (unread.length) blocks.push(unread);
   const owners = ownerLines(report, opts);
   if (owners.length) blocks.push(owners);
   const forcing = forcingLines(report, opts);

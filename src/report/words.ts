@@ -17,7 +17,7 @@ export const OUTCOME_WORDS: Record<Outcome, { target: string; swept: string }> =
   recreated: { target: '♻️ recreated (new UID, untouched)', swept: '♻️ recreated, untouched' },
   stuck: { target: '❌ stuck', swept: '❌ stuck' },
   active: { target: '⚠️ not deleted (still Active)', swept: '⚠️ not deleted' },
-  refused: { target: '⛔ refused (protected)', swept: '⛔ protected, untouched' },
+  refused: { target: '⛔ refused, not touched', swept: '⛔ refused, untouched' },
   forced: { target: '⚠️ forced, then gone', swept: '⚠️ went after forcing' },
   error: { target: '❌ error', swept: '❌ error' },
   planned: { target: '📝 planned (dry run, nothing changed)', swept: '📝 planned, nothing changed' },

@@ -10,9 +10,11 @@ export const Inputs = {
   delete: 'delete',
   dryRun: 'dry-run',
   timeout: 'timeout',
+  wait: 'wait',
   teardownOrder: 'teardown-order',
   customResourcesTimeout: 'custom-resources-timeout',
   protectedNamespaces: 'protected-namespaces',
+  targetLabel: 'target-label',
   failOn: 'fail-on',
   force: 'force',
   forceAfter: 'force-after',
@@ -27,6 +29,7 @@ export const Inputs = {
   keepLabel: 'keep-label',
   maxAge: 'max-age',
   commentCommand: 'comment-command',
+  allowEvents: 'allow-events',
   gitopsOwners: 'gitops-owners',
   prComment: 'pr-comment',
   githubToken: 'github-token',
@@ -37,6 +40,7 @@ export const Outputs = {
   deleted: 'deleted',
   stuck: 'stuck',
   forced: 'forced',
+  refused: 'refused',
   report: 'report',
 } as const;
 

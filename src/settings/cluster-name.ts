@@ -5,14 +5,34 @@ import { ACTION_NAMING, type Naming } from './naming.js';
 /** The longest cluster name: it heads tables, log lines and output keys. */
 export const CLUSTER_NAME_MAX = 100;
 
-/** Why `name` cannot name a cluster, or undefined when it can. */
-export function clusterNameProblem(name: string): string | undefined {
+/**
+ * The characters a cluster name or kubeconfig context may hold: letters, digits and `. _ : / @ + -`, enough for
+ * `kind-eu`, `gke_project_zone_name`, `arn:aws:eks:eu-west-1:123456789012:cluster/prod` or
+ * `default/api-example-com:6443/kube:admin`, and none that a shell reads inside or outside quotes.
+ */
+const NAME_CHARS = /^[A-Za-z0-9._:/@+-]*$/;
+/** What NAME_CHARS allows, in words. */
+export const NAME_CHARS_WORDS = 'letters, digits and . _ : / @ + -';
+
+/** The first character of `name` that NAME_CHARS does not allow, shown as JSON shows it, and where (from 1). */
+function firstOutside(name: string): string | undefined {
+  const at = [...name].findIndex((c) => !NAME_CHARS.test(c));
+  return at < 0 ? undefined : `${JSON.stringify([...name][at])} at character ${at + 1}`;
+}
+
+/**
+ * Why `name` cannot name a cluster (or be a context a report names), or undefined when it can. The words never
+ * quote the name itself, only the first character that is not allowed: they may be shown where foreign text is not.
+ */
+export function clusterNameProblem(name: string, max = CLUSTER_NAME_MAX): string | undefined {
   if (name.length === 0) return 'it is empty';
-  if (name.length > CLUSTER_NAME_MAX)
-    return `it is ${name.length} characters long; at most ${CLUSTER_NAME_MAX} are allowed`;
+  if (name.length > max) return `it is ${name.length} characters long; at most ${max} are allowed`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'it contains a control character or a line break';
-  if (name !== name.trim()) return 'it starts or ends with a space';
+  const outside = firstOutside(name);
+  if (outside) return `it holds ${outside}; allowed: ${NAME_CHARS_WORDS}, starting with a letter or digit`;
+  if (!/^[A-Za-z0-9]/.test(name))
+    return `it starts with ${JSON.stringify(name[0])}; it must start with a letter or digit`;
   return undefined;
 }
 

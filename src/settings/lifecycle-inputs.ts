@@ -1,10 +1,14 @@
-/** The lifecycle's inputs → LifecycleSettings: keep label, max age, comment command, GitOps owner policy. Pure. */
+/**
+ * The lifecycle's inputs → LifecycleSettings: keep label, max age, comment command, allowed events, GitOps owner
+ * policy. Pure.
+ */
 import { Inputs } from './action-names.js';
 import { readChoice } from './read-input.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from '../shared/errors.js';
 import { GITOPS_OWNER_POLICIES, type LifecycleSettings } from '../model/lifecycle.js';
+import { COMMENT_EVENTS } from '../model/run.js';
 
 type Read = (name: string) => string;
 
@@ -18,6 +22,7 @@ export const NO_LIFECYCLE: LifecycleSettings = {
   keepLabel: undefined,
   maxAgeMs: undefined,
   command: '/teardown',
+  allowEvents: [],
   gitopsOwners: 'report',
 };
 
@@ -56,6 +61,29 @@ function readCommand(read: Read, n: Naming): string {
   return raw;
 }
 
+/** GitHub's event names: lower-case words joined by `_` (`push`, `workflow_run`). */
+const EVENT_NAME = /^[a-z]+(_[a-z]+)*$/;
+
+/** `allow-events`: event names, none of them a comment event (a comment always needs its author's write access). */
+function readAllowEvents(read: Read, n: Naming): string[] {
+  const names = read(Inputs.allowEvents)
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  for (const name of names) {
+    const comment = (COMMENT_EVENTS as readonly string[]).includes(name);
+    if (EVENT_NAME.test(name) && name.length <= 50 && !comment) continue;
+    throw new ConfigError(
+      `${n.input(Inputs.allowEvents)} names "${name.slice(0, 80)}"; allowed: GitHub event names, e.g. push, ${
+        comment
+          ? "but no comment event: a comment always needs its author's write access, read from GitHub"
+          : 'separated by commas or spaces'
+      }.`,
+      Inputs.allowEvents,
+    );
+  }
+  return [...new Set(names)];
+}
+
 /** Read the lifecycle inputs, every problem at once; `max-age` needs the sweep, the scheduled cleanup it acts in. */
 export function readLifecycle(read: Read, sweep: boolean, n: Naming = ACTION_NAMING): LifecycleSettings {
   const p = new Problems();
@@ -71,6 +99,7 @@ export function readLifecycle(read: Read, sweep: boolean, n: Naming = ACTION_NAM
     keepLabel: p.take(() => readKeepLabel(read, n), undefined),
     maxAgeMs,
     command: p.take(() => readCommand(read, n), '/teardown'),
+    allowEvents: p.take(() => readAllowEvents(read, n), []),
     gitopsOwners: p.take(
       () => readChoice(read, Inputs.gitopsOwners, GITOPS_OWNER_POLICIES, n),
       'report' as const,

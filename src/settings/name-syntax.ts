@@ -28,6 +28,11 @@ function keyProblem(key: string): string | undefined {
   return undefined;
 }
 
+/** Why `key` is not one label key (a prefix and a name), or undefined when it is. */
+export function labelKeyProblem(key: string): string | undefined {
+  return /^[^\s!=(),]+$/.test(key) ? keyProblem(key) : 'it must be one label key';
+}
+
 function valueProblem(value: string): string | undefined {
   if (value === '') return undefined;
   if (value.length > 63 || !LABEL_NAME.test(value)) {

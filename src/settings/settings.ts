@@ -17,6 +17,7 @@ import { labelSelectorProblem, namespaceNameProblem } from './name-syntax.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
 import { readScope, type Scope } from './scope.js';
 import { readClusterName } from './cluster-name.js';
+import { readTargetLabel } from './target-label.js';
 
 /** Namespaces that are never deleted or forced, whatever the inputs say. */
 export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -24,6 +25,14 @@ export const BUILT_IN_PROTECTED = ['default', 'kube-system', 'kube-public', 'kub
 export const FAIL_ON = ['leaked', 'stuck', 'never'] as const;
 
 export type FailOn = (typeof FAIL_ON)[number];
+
+/**
+ * What ends the wait before the timeout: `settled` also ends it once every target still there is settled (stuck on
+ * what nothing in the cluster will change, and unchanged for a while); `timeout` waits for the targets to be gone or
+ * the timeout, as kubectl wait does.
+ */
+export const WAIT_MODES = ['settled', 'timeout'] as const;
+export type WaitMode = (typeof WAIT_MODES)[number];
 
 /** `custom-resources-first` deletes a target's custom resources and lets their controllers finish first. */
 export const TEARDOWN_ORDERS = ['custom-resources-first', 'namespace'] as const;
@@ -43,12 +52,19 @@ export interface Settings {
   /** Plan mode: every write is sent as a dry run (`dryRun=All`), nothing is waited for or forced. */
   readonly dryRun: boolean;
   readonly timeoutMs: number;
+  /** Whether the wait ends early once what is left is settled, or only when the targets are gone or at the timeout. */
+  readonly wait: WaitMode;
   /** What goes first: the custom resources (their controllers still running), or the namespace at once. */
   readonly teardownOrder: TeardownOrder;
   /** The longest wait for custom resources before the namespace DELETE: its share of `timeoutMs`. */
   readonly customResourcesTimeoutMs: number;
   /** Built-in names plus the user's names and globs. */
   readonly protectedPatterns: readonly string[];
+  /**
+   * The label a target must carry for the run to write to it (`target-label`, else `sweep-pr-label`): one without it
+   * is refused before any write. Undefined for `target-label: none`, or a run that writes nothing.
+   */
+  readonly targetLabel: string | undefined;
   readonly failOn: FailOn;
   readonly force: ForcePolicy;
   /** Not errors, but worth a line in the log (e.g. force on with nothing allowed). */
@@ -143,6 +159,9 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
   );
   const timeoutMs = p.take(() => readDuration(read, Inputs.timeout, '5m', false, n), 300_000);
   const forced = p.take(() => readForce(read, timeoutMs, n), undefined);
+  // Already Terminating: there is nothing to delete, and nothing new may be.
+  const deletes = scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true);
+  const writes = { deletes, forces: forced?.policy.mode === 'on', sweeps: sweep !== undefined };
   const settings: Settings = {
     namespaces,
     selector,
@@ -150,13 +169,14 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     kubeconfig: read(Inputs.kubeconfig).trim() || undefined,
     context: read(Inputs.context).trim() || undefined,
     clusterName: p.take(() => readClusterName(read(Inputs.clusterName), Inputs.clusterName, n), undefined),
-    // Already Terminating: there is nothing to delete, and nothing new may be.
-    delete: scope === 'targets' && p.take(() => readBoolean(read, Inputs.delete, true, n), true),
+    delete: deletes,
     dryRun: p.take(() => readBoolean(read, Inputs.dryRun, false, n), false),
     timeoutMs,
+    wait: p.take(() => readChoice(read, Inputs.wait, WAIT_MODES, n), 'settled'),
     teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),
     customResourcesTimeoutMs: p.take(() => readCustomResourcesTimeout(read, timeoutMs, n), 0),
     protectedPatterns: p.take(() => readProtected(read, n), [...BUILT_IN_PROTECTED]),
+    targetLabel: p.take(() => readTargetLabel(read, writes, n), undefined),
     failOn: p.take(() => readFailOn(read, n), 'leaked'),
     force: forced?.policy ?? OFF,
     warnings: forced?.warnings ?? [],

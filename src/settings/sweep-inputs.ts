@@ -3,7 +3,7 @@ import type { RepoRef } from '../model/pulls.js';
 import { Inputs } from './action-names.js';
 import { readChoice } from './read-input.js';
 import { ACTION_NAMING, Problems, type Naming } from './naming.js';
-import { labelSelectorProblem } from './name-syntax.js';
+import { labelKeyProblem } from './name-syntax.js';
 import { parseDuration } from '../shared/duration.js';
 import { ConfigError } from '../shared/errors.js';
 import { SWEEP_MODES, type SweepSettings } from '../model/sweep.js';
@@ -19,7 +19,7 @@ function readLabel(read: Read, n: Naming): string {
       `${n.input(Inputs.sweepPrLabel)} is empty; the sweep needs the namespace label whose value is the pull request number, e.g. preview.example.com/pr.`,
       Inputs.sweepPrLabel,
     );
-  const problem = /^[^\s!=(),]+$/.test(key) ? labelSelectorProblem(key) : 'it must be one label key';
+  const problem = labelKeyProblem(key);
   if (problem)
     throw new ConfigError(
       `${n.input(Inputs.sweepPrLabel)} is "${key}", which is not a label key: ${problem}.`,

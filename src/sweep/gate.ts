@@ -1,6 +1,6 @@
 /**
- * Whether a run started by a pull request or a comment may delete: the commenter's write access and the pull
- * request's keep label, both read from GitHub in this run. Anything that cannot be read keeps the preview.
+ * Whether a run may delete, by its event (gate-events.ts): a closed pull request's keep label, a comment author's
+ * write access, both read from GitHub in this run; an event it does not list, or cannot read, deletes nothing.
  */
 import type { GitHubApi } from '../github/port.js';
 import { canWrite, permissionOf } from '../github/permission.js';
@@ -13,6 +13,7 @@ import type { Settings } from '../settings/settings.js';
 import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/ports.js';
 import { hasLabel } from './decide.js';
+import { GATE_EVENTS, routeOf } from './gate-events.js';
 
 /** What the gate asks GitHub through. */
 export interface GateDeps {
@@ -33,8 +34,9 @@ function repoOf(context: RunContext): RepoRef | undefined {
 
 /** Why a comment does not ask for a teardown at all (no answer is written); undefined when it does. Pure. */
 export function notARequest(comment: CommentEvent, command: string): string | undefined {
-  if (comment.action !== 'created')
-    return `the comment was ${comment.action || 'changed'}, not created: only a new comment asks for a teardown`;
+  const asks = GATE_EVENTS[comment.kind]?.actions ?? ['created'];
+  if (!asks.includes(comment.action))
+    return `the comment was ${comment.action || 'changed'}, not ${asks.join(' or ')}: only a new comment asks for a teardown`;
   if (!comment.onPullRequest) return `#${comment.issue} is an issue, not a pull request`;
   if (comment.firstWord !== command) return `the comment does not start with ${command}`;
   if (comment.userType === 'Bot' || /\[bot\]$/i.test(comment.login))
@@ -85,31 +87,46 @@ async function commentCheck(
       },
     );
   try {
-    await react(api, repo, comment.id, 'eyes');
+    await react(api, repo, comment, 'eyes');
   } catch (error) {
     logger.warning(`${command}: could not react on the comment: ${messageOf(error)}`);
   }
   return { request };
 }
 
+/** The comment's own checks (no GitHub call) and where its pull request is; a skip when it does not ask. */
+function commentAsks(
+  context: RunContext,
+  command: string,
+): { comment: CommentEvent; pr: number } | LifecycleReport {
+  const comment = context.comment;
+  // The payload reader gives a comment for every comment event it could read: without one, nothing is known.
+  if (!comment) return skip('the comment event carries no comment that could be read', {}, true);
+  const why = notARequest(comment, command);
+  return why ? skip(why) : { comment, pr: comment.issue };
+}
+
 /**
- * The gate before any cluster call: undefined when none applies (no pull request, no comment, no keep label, or a
- * run that deletes nothing); `skipped` when nothing may be deleted, and why; `request` when a comment asked.
+ * The gate before any cluster call, by the run's event (`routeOf`): undefined when nothing is to be checked (the
+ * targets as given, no keep label, or a run that deletes nothing); `skipped` when nothing may be deleted, and why;
+ * `request` when a comment asked.
  */
 export async function gateRun(
   settings: Settings,
   deps: GateDeps,
   context: RunContext,
 ): Promise<LifecycleReport | undefined> {
-  const comment = context.comment;
+  const route = routeOf(context, settings.lifecycle.allowEvents);
+  if ('refused' in route) return skip(route.refused, {}, true);
+  if (route.path === 'targets') return undefined;
   const keepLabel = settings.lifecycle.keepLabel;
   const deletes = settings.delete && !settings.sweep;
-  if (!comment && (!context.pullRequest || keepLabel === undefined || !deletes)) return undefined;
-  if (comment) {
-    const why = notARequest(comment, settings.lifecycle.command);
-    if (why) return skip(why);
-  }
+  const asks = route.path === 'comment' ? commentAsks(context, settings.lifecycle.command) : undefined;
+  if (asks && !('comment' in asks)) return asks;
+  if (!asks && (keepLabel === undefined || !deletes)) return undefined;
+  const pr = asks?.pr ?? context.pullRequest?.number;
   const repo = repoOf(context);
+  if (pr === undefined) return skip('the event carries no pull request that could be read', {}, true);
   if (!repo || settings.githubToken === undefined)
     return skip(
       'the repository or the GitHub token is unknown, so the pull request could not be read',
@@ -117,10 +134,9 @@ export async function gateRun(
       true,
     );
   const api = await deps.github();
-  const asked = comment ? await commentCheck(api, repo, comment, settings, deps.logger) : {};
+  const asked = asks ? await commentCheck(api, repo, asks.comment, settings, deps.logger) : {};
   if (asked.skipped) return asked;
-  const pr = comment?.issue ?? context.pullRequest!.number;
   const kept = deletes && keepLabel !== undefined ? await keepCheck(api, repo, pr, keepLabel) : undefined;
   if (kept) return { ...asked, skipped: kept };
-  return comment ? asked : undefined;
+  return asks ? asked : undefined;
 }

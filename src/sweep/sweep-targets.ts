@@ -8,6 +8,7 @@ import { isProtected, type Settings } from '../settings/settings.js';
 import { formatAge, formatDuration } from '../shared/duration.js';
 import { identityProblem, type Resolved } from '../targets/resolve.js';
 import { selectorMatches } from '../targets/selector.js';
+import { fenceRefusal } from '../targets/fence.js';
 import type { TeardownDeps } from '../teardown/delete-and-wait.js';
 import type { RunTargets } from '../teardown/run-teardown.js';
 import type { Logger } from '../shared/ports.js';
@@ -79,7 +80,18 @@ function pullUrl(pull: PullState | undefined, serverUrl: string, path: string): 
   return given?.pathname.toLowerCase() === path.toLowerCase() ? given.href : `${serverUrl}${path}`;
 }
 
-/** Decide for every candidate; protected namespaces that would go are marked and never become targets to touch. */
+/** A candidate that would go, protected or without the run's target label: marked, so it is never touched. */
+function guard(
+  settings: Settings,
+  ns: NamespaceState,
+  decision: Decision,
+): Pick<SweepEntry, 'protected' | 'missingLabel'> {
+  if (decision.decision !== 'go') return {};
+  if (isProtected(settings, ns.name)) return { protected: true };
+  return fenceRefusal(settings.targetLabel, ns) ? { missingLabel: settings.targetLabel } : {};
+}
+
+/** Decide for every candidate; protected or unlabelled ones that would go are marked and never become targets to touch. */
 export function decideAll(
   settings: Settings,
   sweep: SweepSettings,
@@ -108,10 +120,17 @@ export function decideAll(
         prUrl: typeof pr === 'number' ? pullUrl(pull, serverUrl, `/${owner}/${repo}/pull/${pr}`) : undefined,
         createdAt: ns.creationTimestamp,
         ...decision,
-        protected: decision.decision === 'go' && isProtected(settings, ns.name) ? true : undefined,
+        ...guard(settings, ns, decision),
       };
     })
     .sort((a, b) => compareText(a.namespace, b.namespace));
+}
+
+/** Why the run refuses a namespace the sweep chose, if it does: protected, or without the target label. */
+function refusal(e: SweepEntry, ns: NamespaceState | undefined): Pick<Resolved, 'refused' | 'missingLabel'> {
+  if (e.protected) return { refused: 'protected namespace chosen by the sweep; not touched' };
+  if (e.missingLabel === undefined || !ns) return {};
+  return { refused: fenceRefusal(e.missingLabel, ns), missingLabel: e.missingLabel };
 }
 
 /**
@@ -136,7 +155,12 @@ export async function sweepTargets(settings: Settings, deps: SweepDeps): Promise
   const entries = decideAll(settings, sweep, candidates, pulls, deps.clock.now(), deps.serverUrl);
   for (const e of entries) {
     const verb = e.decision === 'go' ? (sweep.mode === 'plan' ? 'would go' : 'goes') : 'kept';
-    const line = `${e.namespace}: ${verb} — ${e.reason}${e.protected ? ' (protected: not touched)' : ''}`;
+    const guarded = e.protected
+      ? ' (protected: not touched)'
+      : e.missingLabel !== undefined
+        ? ` (without the target label ${e.missingLabel}: not touched)`
+        : '';
+    const line = `${e.namespace}: ${verb} — ${e.reason}${guarded}`;
     if (e.invalidLabel || e.invalidAnnotation) deps.logger.warning(line);
     else deps.logger.info(line);
   }
@@ -149,7 +173,7 @@ export async function sweepTargets(settings: Settings, deps: SweepDeps): Promise
           .map((e) => ({
             name: e.namespace,
             state: byName.get(e.namespace),
-            refused: e.protected ? 'protected namespace chosen by the sweep; not touched' : undefined,
+            ...refusal(e, byName.get(e.namespace)),
           }));
   const lifeMs = settings.lifecycle.maxAgeMs;
   const summary: SweepReport = {

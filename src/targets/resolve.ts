@@ -8,12 +8,15 @@ import { compareText } from '../shared/compare.js';
 import type { Logger } from '../shared/ports.js';
 import type { Outcome } from '../model/run.js';
 import { selectorMatches } from './selector.js';
+import { fenceRefusal } from './fence.js';
 
 /** A target as resolved before deletion: its state, or why there is nothing to do. */
 export interface Resolved {
   name: string;
   state?: NamespaceState;
   refused?: string;
+  /** The target label it lacks, when the fence refused it. */
+  missingLabel?: string;
   /** Why this target could not be resolved (its outcome is `error`). */
   error?: string;
 }
@@ -36,12 +39,21 @@ export function identityProblem(name: string, state: NamespaceState): string | u
   return undefined;
 }
 
-async function resolveName(kube: Kube, name: string): Promise<Resolved> {
+/** A namespace read, checked in order: a name and UID to address it by, protection, then the fence (its target label). */
+function fenced(settings: Settings, state: NamespaceState, protectedWhy?: string): Resolved {
+  const name = state.name;
+  if (!state.uid) return { name, error: identityProblem(name, state), refused: protectedWhy };
+  if (protectedWhy !== undefined) return { name, state, refused: protectedWhy };
+  const refused = fenceRefusal(settings.targetLabel, state);
+  return refused ? { name, state, refused, missingLabel: settings.targetLabel } : { name, state };
+}
+
+async function resolveName(settings: Settings, kube: Kube, name: string): Promise<Resolved> {
   try {
     const state = await kube.getNamespace(name);
     if (state === undefined) return { name };
     const problem = identityProblem(name, state);
-    return problem ? { name, error: problem } : { name, state };
+    return problem ? { name, error: problem } : fenced(settings, state);
   } catch (error) {
     return { name, error: `reading the namespace failed: ${reasonOf(error)}` };
   }
@@ -56,8 +68,7 @@ async function resolveSelector(settings: Settings, selector: string, kube: Kube)
     const refused = isProtected(settings, state.name)
       ? `protected namespace matched by selector "${selector}"; not touched`
       : undefined;
-    const error = state.uid ? undefined : identityProblem(state.name, state);
-    out.push({ name: state.name, state: error ? undefined : state, refused, error });
+    out.push(fenced(settings, state, refused));
   }
   return out;
 }
@@ -80,8 +91,7 @@ async function resolveTerminating(settings: Settings, kube: Kube): Promise<Resol
     const refused = isProtected(settings, state.name)
       ? 'protected namespace already Terminating; not touched'
       : undefined;
-    const error = state.uid ? undefined : identityProblem(state.name, state);
-    out.push({ name: state.name, state: error ? undefined : state, refused, error });
+    out.push(fenced(settings, state, refused));
   }
   return out.sort((a, b) => compareText(a.name, b.name));
 }
@@ -103,7 +113,7 @@ export async function resolveTargets(
     }
   }
   const byName = new Map<string, Resolved>();
-  const named = await Promise.all(settings.namespaces.map((n) => resolveName(kube, n)));
+  const named = await Promise.all(settings.namespaces.map((n) => resolveName(settings, kube, n)));
   for (const r of named) byName.set(r.name, r);
   let error: string | undefined;
   if (settings.selector !== undefined) {
@@ -133,6 +143,12 @@ export async function requestDeletion(
   try {
     const result = await kube.deleteNamespace(target.name, { uid: target.uid });
     if (result === 'gone') return { outcome: 'already-gone', note: 'gone before the delete request arrived' };
+    // Deleting only when the answer shows it: removed at once, or marked with a deletionTimestamp.
+    if (!result.removed && result.answer.meta.deletionTimestamp === undefined)
+      return {
+        outcome: 'error',
+        note: 'the delete request was answered, but the answer shows the namespace not being deleted (no deletionTimestamp)',
+      };
   } catch (error) {
     // Refused before it was sent (the write guard), or by the server's UID precondition.
     const refused = error instanceof UnverifiedWrite ? error.because : undefined;

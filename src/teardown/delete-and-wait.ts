@@ -2,27 +2,21 @@
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
-import { Inspector, type InspectDeps } from './inspect.js';
+import type { InspectDeps } from './inspect.js';
 import type { TargetReport } from '../model/run.js';
 import type { Clock, Logger } from '../shared/ports.js';
 import type { Settings } from '../settings/settings.js';
 import { reasonOf, requestDeletion, type Resolved } from '../targets/resolve.js';
 import { NamespaceFeed, SHARED_WATCH_FROM } from './feed.js';
 import { logProgress, ProgressTracker, type Progress } from './progress.js';
-import { waitUntilGone, type WaitRecord } from './wait.js';
 import { BeforeDelete, type Early } from '../prevention/prevent.js';
 import { guardWrites } from './write-guard.js';
 import { ownersFirst } from './gitops-first.js';
 import type { OwnerAction } from '../model/lifecycle.js';
 import { checkOwners } from './owners.js';
-import { lostSight, markRecreated, reread } from './last-read.js';
-import {
-  applyInspection,
-  listedTerminating,
-  reportFromWait,
-  simpleReport,
-  terminatingSince,
-} from './target-report.js';
+import { markRecreated } from './last-read.js';
+import { refusedReport, simpleReport } from './target-report.js';
+import { waitAndInspect, type WaitCtx } from './target-wait.js';
 import { checkOutlived } from './outlives.js';
 import { planStory } from './plan-story.js';
 import type { PlannedWrites } from './plan-writes.js';
@@ -61,75 +55,9 @@ export interface TeardownResult {
   error?: string;
 }
 
-interface RunCtx {
-  settings: Settings;
+interface RunCtx extends WaitCtx {
   deps: TeardownDeps;
-  deadline: number;
-  progress: ProgressTracker;
   before: BeforeDelete;
-  /** With many targets, their waits share one watch and one list. */
-  feed?: NamespaceFeed;
-}
-
-/** Wait for one namespace while the inspector diagnoses and forces it at its checkpoints. */
-async function waitAndInspect(
-  ctx: RunCtx,
-  state: NamespaceState,
-  requestedMs: number | undefined,
-  bindings?: Early['roleBindings'],
-): Promise<TargetReport> {
-  const { kube, logger, clock } = ctx.deps;
-  const since = Math.min(terminatingSince(state, requestedMs) ?? clock.now(), clock.now());
-  const inspector = ctx.deps.inspect ? new Inspector(ctx.deps.inspect, since) : undefined;
-  let latest: NamespaceState | undefined = state.deletionTimestamp ? state : undefined;
-  const stop = new AbortController();
-  const inspecting = inspector?.run(() => latest, stop.signal);
-  const record = await waitUntilGone(kube, state, {
-    deadline: ctx.deadline,
-    signal: ctx.deps.signal,
-    clock,
-    logger,
-    pollMs: ctx.deps.pollMs ?? 10_000,
-    feed: ctx.feed,
-    onChange: (r) => {
-      ctx.progress.update(state.name, r);
-      latest = r.goneAt === undefined && r.last.deletionTimestamp ? r.last : undefined;
-    },
-  });
-  stop.abort();
-  await inspecting;
-  const cancelled = ctx.deps.signal?.aborted === true;
-  // A DELETE this run sent was accepted: it is deleting even when the wait ended before it saw the change.
-  const deleting = record.last.deletionTimestamp !== undefined || requestedMs !== undefined;
-  if (inspector && !cancelled && record.goneAt === undefined && deleting) {
-    await finishInspection(ctx, inspector, record);
-  }
-  // One last read decides: a new namespace may hold the name (report it, never touch it), and when the watch was
-  // unusable it is the only sign that the namespace went. With the shared feed, a namespace seen gone was seen so
-  // by the feed's watch or list, which also reads any namespace recreated under the name before that (another UID
-  // makes it GET the name): thousands of targets then need no GET each at the end.
-  const seenGone = ctx.feed !== undefined && record.goneAt !== undefined;
-  if (record.recreatedUid === undefined && !cancelled && !seenGone)
-    await reread(kube, record, () => clock.now());
-  const report = reportFromWait(record, requestedMs, clock.now());
-  if (cancelled && report.outcome === 'stuck') report.note = 'the run was cancelled while it was Terminating';
-  if (inspector) applyInspection(report, inspector.result);
-  if (report.outcome === 'active' && state.deletionTimestamp !== undefined)
-    report.note = listedTerminating(report);
-  if (report.outcome === 'stuck' && record.forbidden) lostSight(report, record.forbidden, bindings);
-  return report;
-}
-
-/** At the timeout: force if that was still due, observe the result, and diagnose what is left. */
-async function finishInspection(ctx: RunCtx, inspector: Inspector, record: WaitRecord): Promise<void> {
-  const { kube, clock } = ctx.deps;
-  const policy = ctx.deps.inspect!.force;
-  if (policy.mode !== 'off' && inspector.result.plan === undefined) await inspector.force(record.last);
-  // Never report success we did not observe: read it back.
-  if (inspector.result.forcedWrites) await reread(kube, record, () => clock.now());
-  if (record.goneAt === undefined && record.recreatedUid === undefined) {
-    await inspector.diagnose(record.last, `still Terminating at the timeout, after ${inspector.age()}`);
-  }
 }
 
 /** One target's story; any failure becomes its `error` outcome, so the other targets go on. */
@@ -158,7 +86,7 @@ async function handleTarget(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
  */
 async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
   const { kube, logger, clock } = ctx.deps;
-  if (t.refused !== undefined) return simpleReport(t.name, 'refused', t.refused, t.state);
+  if (t.refused !== undefined) return refusedReport(t, t.refused);
   if (t.error !== undefined) {
     logger.warning(`${t.name}: ${t.error}`);
     return simpleReport(t.name, 'error', t.error, t.state);

@@ -4,7 +4,8 @@
  */
 import { toApplication, toHelmRelease, toKustomization, type GitOpsOwner } from '../diagnosis/index.js';
 import { explain } from '../kube/explain.js';
-import type { Kube } from '../kube/port.js';
+import { PutBackLookup, undoneByWords } from '../force/index.js';
+import type { Kube, WriteAnswer } from '../kube/port.js';
 import type { OwnerAction } from '../model/lifecycle.js';
 import { formatDuration } from '../shared/duration.js';
 import type { Clock } from '../shared/ports.js';
@@ -45,17 +46,47 @@ const guardOf = (o: GitOpsOwner): { uid: string; resourceVersion: string } => ({
   resourceVersion: o.resourceVersion!,
 });
 
-/** Suspend the owner, then read it back: suspended only when the read says so. */
+/**
+ * Suspend the owner: suspended only when the PATCH's answer shows it, and a read after it still does (its controller,
+ * or anyone, may undo it). An answer without it names the mutating webhook that undid it, when the run can tell.
+ */
 export async function suspend(step: OwnerStep, writer: Kube, kube: Kube): Promise<OwnerAction> {
   const o = step.owner;
   const base = { owner: step.name, targets: step.targets };
-  if ((await writer.patchSpec(resOf(o), o.namespace, o.name, guardOf(o), suspension(o))) === 'gone')
-    return { ...base, outcome: 'deleted', note: 'gone before it could be suspended' };
+  const patch = suspension(o);
+  const answer = await writer.patchSpec(resOf(o), o.namespace, o.name, guardOf(o), patch);
+  if (answer === 'gone') return { ...base, outcome: 'deleted', note: 'gone before it could be suspended' };
+  if (!PARSE[o.kind]!(answer.object).paused) {
+    const who = await undoneBy(kube, o, answer);
+    const note = `not suspended: the server answered the PATCH of spec ${JSON.stringify(patch)} without it (${pausedField(o)}); ${who}`;
+    return { ...base, outcome: 'failed', note };
+  }
   const now = await reread(kube, o);
   const instead = step.instead ? `, not deleted: ${step.instead}` : '';
   if (now?.paused)
     return { ...base, outcome: 'suspended', note: `suspended first (${now.paused})${instead}` };
-  return { ...base, outcome: 'failed', note: 'patched, but a read after it does not show it suspended' };
+  return {
+    ...base,
+    outcome: 'failed',
+    note: 'the answer to the PATCH showed it suspended, but a read after it does not',
+  };
+}
+
+/** The field a suspension sets, as a person looks for it. */
+const pausedField = (o: GitOpsOwner): string =>
+  o.kind === 'Application' ? 'spec.syncPolicy.automated still set' : 'spec.suspend not true';
+
+/** Who undid the suspension, in words: a mutating webhook whose rules reach the PATCH, else unknown and why. */
+async function undoneBy(kube: Kube, o: GitOpsOwner, answer: WriteAnswer): Promise<string> {
+  const r = resOf(o);
+  const written = {
+    subject: { ...r, subresource: '', namespaced: true },
+    resource: `${r.resource}.${r.group}`,
+    name: o.name,
+    namespace: o.namespace,
+    field: 'spec' as const,
+  };
+  return undoneByWords(await new PutBackLookup(kube).who(written, answer), 'spec');
 }
 
 /** Delete the owner and wait until it is gone (its controller prunes what `prunedWith` says), by `until`. */
@@ -69,7 +100,8 @@ export async function remove(
   const base = { owner: step.name, targets: step.targets };
   const pruned = prunedWith(o);
   const started = deps.clock.now();
-  await writer.deleteObject(resOf(o), o.namespace, o.name, guardOf(o));
+  if ((await writer.deleteObject(resOf(o), o.namespace, o.name, guardOf(o))) === 'gone')
+    return { ...base, outcome: 'deleted', note: 'gone before it could be deleted, by another hand' };
   for (;;) {
     const now = await reread(deps.kube, o);
     if (now === undefined || now.uid !== o.uid) {

@@ -1,5 +1,6 @@
 /** While a namespace is Terminating: diagnose it when it is slow or stuck, and force it when the policy allows. */
 import {
+  compareFindings,
   diagnose,
   sightOf,
   takeSnapshot,
@@ -9,12 +10,13 @@ import {
 } from '../diagnosis/index.js';
 import type { Finding, Leftover, ScanChoice } from '../model/findings.js';
 import type { AuditEntry, Plan, ForcePolicy } from '../model/force.js';
-import { decide, executePlan } from '../force/index.js';
+import { cameBack, decide, executePlan, withPutBack } from '../force/index.js';
 import type { Kube } from '../kube/port.js';
 import type { NamespaceState } from '../model/cluster.js';
 import { formatDuration } from '../shared/duration.js';
 import { messageOf } from '../shared/errors.js';
 import type { Clock, Logger } from '../shared/ports.js';
+import { forcingLeft, settledPlan, type Settledness, settledness } from './settle.js';
 
 /** Forcing passes per namespace, and the pause between them while it is still there. */
 const FORCE_PASSES = 3;
@@ -108,6 +110,10 @@ export class Inspector {
   private leftovers: Leftover[] = [];
   /** What the last diagnosis saw, so the next one can tell finalizers released since. */
   private sight: EarlierSight | undefined;
+  /** Diagnoses and forcing passes run one at a time: the settle watch looks while the checkpoints run. */
+  private chain: Promise<unknown> = Promise.resolve();
+  /** The forcing passes of this run are over (or there are none): forcing will change nothing more. */
+  private forcingOver = false;
 
   constructor(
     private readonly deps: InspectDeps,
@@ -116,12 +122,61 @@ export class Inspector {
     this.warned = deps.warned ?? new Set();
   }
 
+  /** Run `step` after the diagnosis or forcing pass under way, if any. */
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(step, step);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
   /** Diagnose (and log) the namespace now; keeps the findings. */
-  async diagnose(ns: NamespaceState, because: string): Promise<Finding[]> {
+  diagnose(ns: NamespaceState, because: string): Promise<Finding[]> {
+    return this.serial(async () => (await this.diagnoseNow(ns, because)) ?? this.result.findings);
+  }
+
+  /** Diagnose now and tell whether the namespace is settled, forcing included (see settle.ts). */
+  look(ns: NamespaceState, because: string): Promise<Settledness> {
+    return this.serial(async () => {
+      const findings = await this.diagnoseNow(ns, because);
+      if (!findings) return { settled: false, why: 'the diagnosis failed' };
+      const now = this.deps.clock.now();
+      const forcing = forcingLeft(ns, findings, now, {
+        policy: this.deps.force,
+        isProtected: this.deps.isProtected,
+        leftovers: this.leftovers,
+        over: this.forcingOver,
+        forceAt: this.forceAt,
+        earlier: this.result.audit,
+      });
+      return settledness(ns, findings, now, forcing);
+    });
+  }
+
+  /** The wait ended settled before force-after: record the plan forcing would make then (see settledPlan). */
+  planAtSettle(ns: NamespaceState): void {
+    const { force, clock, logger, isProtected } = this.deps;
+    if (this.result.plan !== undefined) return;
+    const { findings, audit } = this.result;
+    const plan = settledPlan(force, ns, findings, clock.now(), isProtected, this.leftovers, audit);
+    if (!plan) return;
+    this.result.plan = plan;
+    this.result.plans.push(plan);
+    logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision} (settled before force-after)`);
+  }
+
+  private get forceAt(): number {
+    return this.deps.force.mode === 'off' ? Infinity : this.since + this.deps.force.afterMs;
+  }
+
+  /** Diagnose now; undefined when the diagnosis failed (the findings kept are then the earlier ones). */
+  private async diagnoseNow(ns: NamespaceState, because: string): Promise<Finding[] | undefined> {
     const { logger } = this.deps;
     try {
       // No log group here: diagnoses of several namespaces run at once, and groups cannot nest.
-      const { findings, leftovers, scan, sight, unread } = await diagnoseNow(this.deps, ns, this.sight);
+      const seen = await diagnoseNow(this.deps, ns, this.sight);
+      const { leftovers, scan, sight, unread } = seen;
+      // What forced writes found put back is read from their answers, not from the snapshot.
+      const findings = withPutBack(seen.findings, this.result.audit, ns.name).sort(compareFindings);
       this.leftovers = leftovers;
       this.sight = sight;
       this.logUnread(ns.name, unread);
@@ -134,10 +189,11 @@ export class Inspector {
       this.result.findings = findings;
       this.result.diagnosedBecause = because;
       this.result.scan = scan;
+      return findings;
     } catch (error) {
       logger.warning(`${ns.name}: diagnosis failed: ${messageOf(error)}`);
+      return undefined;
     }
-    return this.result.findings;
   }
 
   /** Each read error is a warning once per run (GitHub shows few warnings), then info; the report has them all. */
@@ -155,10 +211,17 @@ export class Inspector {
   }
 
   /** Decide and, in mode `on`, execute the forced changes; dry-run records the plan only. */
-  async force(ns: NamespaceState): Promise<void> {
+  force(ns: NamespaceState): Promise<void> {
+    return this.serial(() => this.forceNow(ns));
+  }
+
+  private async forceNow(ns: NamespaceState): Promise<void> {
     const { force, logger, clock, kube } = this.deps;
-    const findings = await this.diagnose(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
-    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers);
+    await this.readBack(ns);
+    await this.diagnoseNow(ns, `diagnosed before forcing, Terminating for ${this.age()}`);
+    const findings = this.result.findings;
+    const earlier = this.result.audit;
+    const plan = decide(force, ns, findings, clock.now(), this.deps.isProtected, this.leftovers, earlier);
     this.result.plan = plan;
     this.result.plans.push(plan);
     logger.info(`${ns.name}: force ${plan.mode}: ${plan.decision}, ${plan.steps.length} step(s)`);
@@ -168,9 +231,24 @@ export class Inspector {
       logger,
       clock,
       expectedUid: ns.uid,
+      namespaceLabels: ns.labels,
     });
     this.result.audit.push(...audit);
     if (audit.some((a) => a.writes > 0)) this.result.forcedWrites = true;
+  }
+
+  /** A /finalize an earlier pass saw done whose spec.finalizers are back: recorded as put back, not written again. */
+  private async readBack(ns: NamespaceState): Promise<void> {
+    const at = new Date(this.deps.clock.now()).toISOString();
+    try {
+      const back = await cameBack(this.deps.kube, ns, this.result.audit, at);
+      if (!back) return;
+      this.result.audit.push(back);
+      if (back.result === 'not-removed')
+        this.deps.logger.warning(`${ns.name}: ${back.object} ${back.field}: ${back.why}`);
+    } catch (error) {
+      this.deps.logger.warning(`${ns.name}: reading it back after /finalize failed: ${messageOf(error)}`);
+    }
   }
 
   /** Sleep until `at` or the end of the wait; true when `at` was reached. */
@@ -201,8 +279,16 @@ export class Inspector {
 
   /** The checkpoints during the wait: slow diagnosis, then forcing once force-after is reached. */
   async run(current: () => NamespaceState | undefined, signal: AbortSignal): Promise<void> {
-    const { slowAfterMs, force } = this.deps;
-    const forceAt = force.mode === 'off' ? Infinity : this.since + force.afterMs;
+    try {
+      await this.checkpoints(current, signal);
+    } finally {
+      this.forcingOver = true;
+    }
+  }
+
+  private async checkpoints(current: () => NamespaceState | undefined, signal: AbortSignal): Promise<void> {
+    const { slowAfterMs } = this.deps;
+    const forceAt = this.forceAt;
     const slowAt = this.since + slowAfterMs;
     // Seen Terminating only once forcing is due, it is left to the forcing pass, which diagnoses first.
     const slow = slowAt < forceAt ? await this.terminating(slowAt, current, signal, forceAt) : undefined;

@@ -1,7 +1,7 @@
 /** The use case: delete and wait, then decide the run's result and whether the check fails. */
 import { formatDuration } from '../shared/duration.js';
 import type { Clock } from '../shared/ports.js';
-import type { RunContext, RunReport, RunResult, TargetReport } from '../model/run.js';
+import type { RunContext, RunReport, RunResult, TargetReport, WaitReport } from '../model/run.js';
 import type { LifecycleReport } from '../model/lifecycle.js';
 import type { InspectDeps } from './inspect.js';
 import { isProtected, type Settings } from '../settings/settings.js';
@@ -48,10 +48,16 @@ export function failuresOf(
   const back = targets.filter((t) => t.findings.some(recreatesIt)).map((t) => t.name);
   if (back.length)
     failures.push(`${back.length} namespace(s) will be recreated by a live owner: ${back.join(', ')}`);
-  const refused = targets.filter((t) => t.outcome === 'refused').map((t) => t.name);
+  const refused = targets.filter((t) => t.outcome === 'refused');
+  const guarded = refused.filter((t) => t.missingLabel === undefined).map((t) => t.name);
   // Only the selector or the sweep can pick a protected namespace (a protected name given as input is refused).
   const picked = settings.sweep ? 'were chosen by the sweep' : 'matched the selector';
-  if (refused.length) failures.push(`protected namespace(s) ${picked}: ${refused.join(', ')}`);
+  if (guarded.length) failures.push(`protected namespace(s) ${picked}: ${guarded.join(', ')}`);
+  const fenced = refused.filter((t) => t.missingLabel !== undefined);
+  if (fenced.length)
+    failures.push(
+      `namespace(s) without the target label ${fenced[0]!.missingLabel} refused, not touched: ${fenced.map((t) => t.name).join(', ')}`,
+    );
   if (settings.failOn === 'leaked') {
     const broken = targets.flatMap((t) =>
       t.findings.filter((f) => f.id === 'still-broken').map((f) => f.basis?.[0] ?? f.cause),
@@ -131,6 +137,7 @@ export async function runTeardown(
       ...(plan ? planFailures(settings, targets, plan.writes) : []),
       ...(chosen.sweep?.failures ?? []),
     ],
+    wait: waitOf(settings, targets, started, cancelled, deps.clock.now()),
     cost,
     ...(owners ? { lifecycle: { owners } } : {}),
     ...(cancelled ? { cancelled } : {}),
@@ -138,6 +145,28 @@ export async function runTeardown(
     ...(chosen.sweep ? { sweep: chosen.sweep.report } : {}),
     ...(plan ? { plan: { writes: plan.writes } } : {}),
   };
+}
+
+/**
+ * What ended the wait, and when (from `started`): cancelled; the timeout, while a target was still waited for (still
+ * there and not settled); every target still there settled; or every target gone (or needing no wait). Pure.
+ */
+export function waitOf(
+  settings: Pick<Settings, 'wait' | 'timeoutMs'>,
+  targets: readonly TargetReport[],
+  started: number,
+  cancelled: boolean,
+  now: number,
+): WaitReport {
+  const mode = settings.wait;
+  const left = targets.filter((t) => t.outcome === 'stuck' || t.outcome === 'active');
+  const goneAt = Math.max(0, ...targets.map((t) => (t.goneAt ? Date.parse(t.goneAt) - started : 0)));
+  if (cancelled) return { mode, ended: 'cancelled', afterMs: Math.max(0, now - started) };
+  if (left.some((t) => t.settled === undefined))
+    return { mode, ended: 'timeout', afterMs: settings.timeoutMs };
+  if (left.length === 0) return { mode, ended: 'gone', afterMs: goneAt };
+  const settledAt = Math.max(...left.map((t) => t.settled!.afterMs));
+  return { mode, ended: 'settled', afterMs: Math.max(goneAt, settledAt) };
 }
 
 /**
@@ -211,8 +240,10 @@ function settingsOf(settings: Settings): RunReport['settings'] {
     selector: settings.selector,
     scope: settings.scope,
     namespaces: [...settings.namespaces],
+    ...(settings.targetLabel !== undefined ? { targetLabel: settings.targetLabel } : {}),
     force: settings.force,
     teardownOrder: settings.teardownOrder,
     ...(settings.dryRun ? { dryRun: true as const } : {}),
+    wait: settings.wait,
   };
 }

@@ -4,6 +4,7 @@ import type { Outcome, TargetReport } from '../model/run.js';
 import type { Inspection } from './inspect.js';
 import { recreatedNote } from './last-read.js';
 import type { WaitRecord } from './wait.js';
+import type { Resolved } from '../targets/resolve.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -70,6 +71,15 @@ export function simpleReport(
     findings: [],
     note,
   };
+}
+
+/** The report of a target refused before any write: protected, or without the run's target label (named). */
+export function refusedReport(
+  t: Pick<Resolved, 'name' | 'state' | 'missingLabel'>,
+  why: string,
+): TargetReport {
+  const report = simpleReport(t.name, 'refused', why, t.state);
+  return t.missingLabel !== undefined ? { ...report, missingLabel: t.missingLabel } : report;
 }
 
 /** A target listed Terminating that later reads show Active: which answer to believe, and what was done. */

@@ -26,6 +26,8 @@ export interface WaitOptions {
   deadline: number;
   /** Cancellation: ends the wait like the deadline does. */
   signal?: AbortSignal;
+  /** Ends the wait early too, without the namespace gone: `wait: settled` found it settled. */
+  settled?: AbortSignal;
   clock: Clock;
   logger: Logger;
   /** Safety-net poll interval; the watch normally reports first. */
@@ -101,6 +103,10 @@ class NamespaceWaiter implements FeedTarget {
     const cancel = this.opts.signal;
     if (cancel?.aborted) this.finish('timeout');
     cancel?.addEventListener('abort', () => this.finish('timeout'), { once: true, signal: this.stop.signal });
+    this.opts.settled?.addEventListener('abort', () => this.finish('timeout'), {
+      once: true,
+      signal: this.stop.signal,
+    });
     if (this.opts.feed) {
       if (!this.finished) this.opts.feed.add(this);
     } else {

@@ -15,8 +15,15 @@ import {
 } from '../fake-apiserver/index.js';
 import { FAST, runEngine } from '../helpers/harness.js';
 
-function shipped(): AdmissionPolicy {
-  const docs = parseAllDocuments(readFileSync('deploy/admission-policy.yaml', 'utf8')).map((d) => d.toJS());
+/** The policy as shipped; `withOwners`: with the GitOps owners' exception its comment shows, uncommented. */
+function shipped(withOwners = false): AdmissionPolicy {
+  let text = readFileSync('deploy/admission-policy.yaml', 'utf8');
+  if (withOwners)
+    text = text.replace(
+      /^ {4}# (- name: not-a-gitops-owner-where-it-lives\n(?: {4}# .*\n)+)/m,
+      (_, b: string) => `    ${b.replace(/\n {4}# /g, '\n    ')}`,
+    );
+  const docs = parseAllDocuments(text).map((d) => d.toJS());
   return {
     policy: docs.find((d) => d.kind === 'ValidatingAdmissionPolicy'),
     binding: docs.find((d) => d.kind === 'ValidatingAdmissionPolicyBinding'),
@@ -103,5 +110,28 @@ describe('the shipped admission policy on the fake API server', () => {
     // The same write inside a preview namespace goes through.
     const inside = await raw(started, 'PATCH', '/api/v1/namespaces/preview-1', { body: patch, ...merge });
     expect(inside.status).toBe(200);
+  });
+
+  test('GitOps owners where they live: refused as shipped; with the exception its comment shows, left to RBAC', async () => {
+    const patch = { spec: { suspend: true } };
+    const merge = { headers: { 'Content-Type': 'application/merge-patch+json' } };
+    const flux = { group: 'kustomize.toolkit.fluxcd.io', version: 'v1', resource: 'kustomizations' };
+    const path = (ns: string): string => `/apis/${flux.group}/v1/namespaces/${ns}/kustomizations/preview-1`;
+    const answers: number[] = [];
+    for (const withOwners of [false, true]) {
+      cluster = new FakeCluster({ controller: FAST });
+      cluster.addCRD({ group: flux.group, version: 'v1', kind: 'Kustomization', plural: 'kustomizations' });
+      for (const ns of ['flux-system', 'team-a']) {
+        cluster.addNamespace(ns);
+        cluster.addObject(flux, { namespace: ns, name: 'preview-1', spec: { interval: '1m' } });
+      }
+      cluster.addAdmissionPolicy(shipped(withOwners));
+      const started = await cluster.start();
+      for (const ns of ['flux-system', 'team-a'])
+        answers.push((await raw(started, 'PATCH', path(ns), { body: patch, ...merge })).status);
+      await cluster.stop();
+    }
+    // As shipped both are refused; with the exception, only the owner in flux-system goes through.
+    expect(answers).toEqual([403, 403, 200, 403]);
   });
 });

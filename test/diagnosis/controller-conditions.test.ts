@@ -122,3 +122,38 @@ describe('controller-conditions', () => {
     expect(got[0]).toMatchObject(want);
   });
 });
+
+describe('controller-conditions: what its note leaves to the other findings', () => {
+  const kiali = (readErrors: Snapshot['readErrors']): Snapshot =>
+    snapshot({
+      namespace: namespace({
+        conditions: conditions({
+          NamespaceContentRemaining: ['SomeResourcesRemain', TEXT.kialiRemaining],
+          NamespaceFinalizersRemaining: ['SomeFinalizersRemain', TEXT.kialiFinalizers],
+        }),
+      }),
+      readErrors,
+    });
+  const note = (s: Snapshot): string | undefined =>
+    controllerConditions(s, parseConditions(s.namespace.conditions))[0]!.remedy.note;
+
+  it('everything read: the other findings name the culprits', () => {
+    expect(note(kiali([]))).toBe(
+      'These are the namespace controller’s own words; the other findings name the culprits.',
+    );
+  });
+
+  it('a type it could not list: never that the other findings name the culprits; what it could not read, named', () => {
+    const said = note(
+      kiali([
+        { what: 'list kialis.kiali.io', error: '403 Forbidden' },
+        { what: 'list widgets.example.com', error: '403 Forbidden' },
+      ]),
+    );
+    expect(said).not.toContain('the other findings name the culprits');
+    expect(said).toBe(
+      'These are the namespace controller’s own words. This run could not read list kialis.kiali.io and 1 more: a ' +
+        'culprit there, and whether anything will release it, is unknown to it; the other findings name only what it read.',
+    );
+  });
+});

@@ -1,6 +1,14 @@
 /** An in-memory Kube that records every call, pages like the API server and measures concurrency. */
 import type { ApiResource, NamespaceState, ObjectMeta } from '../../src/model/cluster.js';
-import type { Discovery, Kube, MetaPage, NamespaceEvent, WatchHandle } from '../../src/kube/port.js';
+import type {
+  DeleteAnswer,
+  Discovery,
+  Kube,
+  MetaPage,
+  NamespaceEvent,
+  WatchHandle,
+  WriteAnswer,
+} from '../../src/kube/port.js';
 
 export interface Call {
   method: string;
@@ -107,7 +115,7 @@ export class RecordingReader implements Kube {
   }
 
   // Writes: a read-only snapshot must never get here.
-  deleteNamespace(name: string): Promise<'requested' | 'gone'> {
+  deleteNamespace(name: string): Promise<DeleteAnswer | 'gone'> {
     return this.write('deleteNamespace', [name]);
   }
   watchNamespace(name: string, rv: string, _onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle> {
@@ -116,22 +124,22 @@ export class RecordingReader implements Kube {
   watchAllNamespaces(rv: string, _onEvent: (e: NamespaceEvent) => void): Promise<WatchHandle> {
     return this.write('watchAllNamespaces', [rv]);
   }
-  patchFinalizers(...args: unknown[]): Promise<'patched' | 'gone'> {
+  patchFinalizers(...args: unknown[]): Promise<WriteAnswer | 'gone'> {
     return this.write('patchFinalizers', args);
   }
-  patchSpec(...args: unknown[]): Promise<'patched' | 'gone'> {
+  patchSpec(...args: unknown[]): Promise<WriteAnswer | 'gone'> {
     return this.write('patchSpec', args);
   }
-  deletePod(...args: unknown[]): Promise<'deleted' | 'gone'> {
+  deletePod(...args: unknown[]): Promise<DeleteAnswer | 'gone'> {
     return this.write('deletePod', args);
   }
-  deleteObject(...args: unknown[]): Promise<'requested' | 'gone'> {
+  deleteObject(...args: unknown[]): Promise<DeleteAnswer | 'gone'> {
     return this.write('deleteObject', args);
   }
   watchObjects(...args: unknown[]): Promise<WatchHandle> {
     return this.write('watchObjects', args.slice(0, 3));
   }
-  finalizeNamespace(...args: unknown[]): Promise<'finalized' | 'gone'> {
+  finalizeNamespace(...args: unknown[]): Promise<WriteAnswer | 'gone'> {
     return this.write('finalizeNamespace', args);
   }
 

@@ -202,6 +202,46 @@ describe('GitOps owners that bring a namespace back', () => {
     expect(k.reachUnread).toBeUndefined();
   });
 
+  describe('deleting the owner is offered only where its prune stays inside the namespace', () => {
+    const kustomization = (entries: string[], prune = true) =>
+      toKustomization({
+        metadata: { name: 'preview-7', namespace: 'flux-system' },
+        spec: { prune },
+        status: { inventory: { entries: entries.map((id) => ({ id, v: 'v1' })) } },
+      });
+    const NS = '_preview-7__Namespace';
+    const WEB = 'preview-7_web_apps_Deployment';
+    const CRD = '_widgets.acme.io_apiextensions.k8s.io_CustomResourceDefinition';
+
+    test('a CRD in its inventory under prune: the CRD named, deleting the owner not offered', () => {
+      const [f] = willRecreate(view([kustomization([NS, WEB, CRD])]));
+      expect(f!.remedy.note).toContain(
+        'do not delete the owner: deleting Kustomization flux-system/preview-7 would also remove the cluster-scoped CustomResourceDefinition widgets.acme.io, which it applied',
+      );
+      expect(f!.remedy.note).not.toMatch(/or delete the owner/);
+    });
+
+    test.each([
+      { name: 'the CRD gone from its inventory', entries: [NS, WEB], prune: true },
+      { name: 'prune off: deleting it removes nothing', entries: [NS, WEB, CRD], prune: false },
+    ])('flipped, $name: deleting the owner is offered again', ({ entries, prune }) => {
+      const [f] = willRecreate(view([kustomization(entries, prune)]));
+      expect(f!.remedy.note).toMatch(/or delete the owner \(with prune/);
+      expect(f!.remedy.note).not.toMatch(/do not delete/);
+    });
+
+    test('a HelmRelease, whose rendered objects are not read: not offered, and said why', () => {
+      const hr = toHelmRelease({
+        metadata: { name: 'preview-7', namespace: 'flux-system' },
+        spec: { targetNamespace: 'preview-7', install: { createNamespace: true } },
+      });
+      const [f] = willRecreate(view([hr]));
+      expect(f!.remedy.note).toMatch(
+        /what deleting HelmRelease flux-system\/preview-7 would remove could not be read/,
+      );
+    });
+  });
+
   test.each([
     { name: 'an id that is not <namespace>_<name>_<group>_<kind>', entries: [{ id: 'preview-7_web' }] },
     { name: 'an entry without an id', entries: [{ v: 'v1' }] },

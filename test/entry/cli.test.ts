@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeCluster, kialiStuck } from '../fake-apiserver/index.js';
+import { FakeCluster, kialiStuck, PREVIEW_LABEL } from '../fake-apiserver/index.js';
 import { FAST } from '../helpers/harness.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -28,7 +28,7 @@ describe('the command line runs the same engine', () => {
   });
 
   test('bad input exits 2 with one line naming the flag', async () => {
-    const run = await cli(['--namespaces', 'kube-system']);
+    const run = await cli(['--namespaces', 'kube-system', '--target-label', 'none']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /^namespace-teardown: --namespaces names protected namespace\(s\) "kube-system"/,
@@ -82,6 +82,8 @@ describe('the command line runs the same engine', () => {
       join(dir, 'config'),
       '--namespaces',
       s.namespace,
+      '--target-label',
+      PREVIEW_LABEL.key,
       '--timeout',
       '10s',
       '--force',
@@ -127,6 +129,8 @@ describe('the command line runs the same engine', () => {
         join(dir, 'config'),
         '--namespaces',
         'pr-2',
+        '--target-label',
+        'none',
         '--timeout',
         '10m',
       ].concat([

@@ -135,7 +135,10 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
     try {
       const dir = tempDir('nt-event-');
       const event = join(dir, 'event.json');
-      writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: 'Add cart' } }));
+      writeFileSync(
+        event,
+        JSON.stringify({ action: 'closed', pull_request: { number: 42, title: 'Add cart' } }),
+      );
       const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };
       const inputs = { reports: artifacts, clusters: CLUSTERS, 'pr-comment': 'true', 'github-token': TOKEN };
       const runs = [await merge(inputs, env), await merge(inputs, env)];
@@ -187,7 +190,16 @@ describe('a matrix of teardowns, then the merge, as a runner runs them', () => {
       const dir = tempDir('nt-contexts-');
       writeFileSync(join(dir, 'config'), config);
       const report = join(dir, 'fleet.json');
-      const args = ['--kubeconfig', join(dir, 'config'), '--namespaces', 'preview-pr-42', '--timeout', '2s'];
+      const args = [
+        '--kubeconfig',
+        join(dir, 'config'),
+        '-n',
+        'preview-pr-42',
+        '--target-label',
+        'preview.example.com/pr',
+        '--timeout',
+        '2s',
+      ];
       const run = await cli([
         ...args,
         '--context',

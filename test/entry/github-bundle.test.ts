@@ -87,7 +87,10 @@ describe('the bundles talk to GitHub at GITHUB_API_URL', () => {
     gh.comments.push({ ...hostile, user: { ...hostile.user } });
     const dir = tempDir('nt-event-');
     const event = join(dir, 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: 'Add cart' } }));
+    writeFileSync(
+      event,
+      JSON.stringify({ action: 'closed', pull_request: { number: 42, title: 'Add cart' } }),
+    );
     const env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };
     const inputs = {
       namespaces: 'pr-42',

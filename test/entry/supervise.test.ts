@@ -19,6 +19,7 @@ describe('the main thread around the run', () => {
       RUNNER_TEMP: dir,
       INPUT_NAMESPACES: 'pr-1 pr-2',
       INPUT_TIMEOUT: '30s',
+      'INPUT_TARGET-LABEL': 'none',
     });
   });
   afterEach(() => {

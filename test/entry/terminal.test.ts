@@ -20,10 +20,12 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
   let cluster: FakeCluster;
   let screen: string;
   let code: number;
+  let kubeconfigFile: string;
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
-    const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;
+    kubeconfigFile = made.kubeconfigFile;
+    const cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} -n pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
     ({ screen, code } = await inTmux(cli, { width, escapes: true }));
   }, 120_000);
   afterAll(() => cluster?.stop());
@@ -59,10 +61,35 @@ maybe.each([80, 120])('the CLI in a real terminal (tmux, %i columns) against the
     }
     expect(text).toMatch(/^ks-old +stuck +\d+s +namespace ks-old metadata\.finalizers holds/m);
     expect(text).toMatch(/^pr-9 +gone +\d+m?s/m);
-    // Whose it is, on a line under its row, not among the reasons.
-    expect(text).toMatch(/\n {2}preview\.example\.com\/pr=7\n/);
-    expect(text).not.toMatch(/\(preview\.example\.com\/pr=/);
+    // One line per namespace, its name first: no row of labels under it, as kubectl prints.
+    const head = lines.findIndex((l) => l.startsWith('NAMESPACE '));
+    const end = lines.findIndex((l, i) => i > head && l === '');
+    expect(lines.slice(head + 1, end).map((l) => l.split(/\s+/)[0])).toEqual(['ks-old', 'pr-7', 'pr-9']);
+    expect(text).not.toContain('preview.example.com/pr=');
   });
+
+  test('bad input on a terminal: the refusal wrapped to its width, never mid-word; the cluster never called', async () => {
+    const from = cluster.requests.length;
+    const run = await inTmux(`node dist/cli/index.js --kubeconfig ${kubeconfigFile} -n pr-9`, { width });
+    expect(run.code).toBe(2);
+    const lines = run.screen.split('\n').filter(Boolean);
+    expect(lines.filter((l) => cells(l) > width)).toEqual([]);
+    expect(lines[0]).toMatch(/^namespace-teardown: --target-label is empty, and so is --sweep-pr-label/);
+    expect(run.screen.replace(/\s+/g, ' ')).toContain('say so: --target-label none.');
+    expect(cluster.requests.length).toBe(from);
+  }, 60_000);
+
+  test('--help: wrapped to the terminal, no line wider, no word broken', async () => {
+    const help = await inTmux('node dist/cli/index.js --help', { width });
+    const lines = help.screen.split('\n');
+    expect(help.code).toBe(0);
+    expect(lines.filter((l) => cells(l) > width)).toEqual([]);
+    // Wider than 80 columns where the terminal is: the width is the terminal's, not a fixed one.
+    expect(lines.some((l) => cells(l) > 80)).toBe(width > 80);
+    expect(help.screen.replace(/\s+/g, ' ')).toContain(
+      "the label every target must carry to be deleted or forced; one without it is refused (default: --sweep-pr-label; 'none': no fence)",
+    );
+  }, 60_000);
 });
 
 maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () => {
@@ -71,7 +98,7 @@ maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () =
   beforeAll(async () => {
     const made = await stuckCluster({ hung: true });
     cluster = made.cluster;
-    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --namespaces pr-7,ks-old,pr-9 --timeout 3s`;
+    cli = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} -n pr-7,ks-old,pr-9 --target-label preview.example.com/pr --timeout 3s`;
   }, 120_000);
   afterAll(() => cluster?.stop());
 
@@ -110,7 +137,7 @@ maybe('the CLI in a real terminal (tmux, 120 columns): formats and scopes', () =
       const base = `node dist/cli/index.js --kubeconfig ${made.kubeconfigFile} --timeout 3s`;
       const from = made.cluster.requests.length;
       const { screen, code } = await inTmux(
-        `${base} --scope all-terminating --selector preview.example.com/pr`,
+        `${base} --scope all-terminating --selector preview.example.com/pr=7`,
         {
           width: WIDTH,
         },

@@ -1,7 +1,7 @@
-/** Admission and authorization: NamespaceLifecycle, admission webhooks, and RBAC denials. */
+/** Admission and authorization: NamespaceLifecycle, how an admission webhook's call is answered, and RBAC denials. */
 import { createHash } from 'node:crypto';
-import { webhookDenied, type WebhookDenial } from './denials.js';
-import { forbidden, internalError, notFound } from './errors.js';
+import type { WebhookDenial } from './denials.js';
+import { forbidden, notFound } from './errors.js';
 import { asRecord } from './meta.js';
 import type { ResourceType } from './registry.js';
 import type { Store } from './store.js';
@@ -82,43 +82,32 @@ export function lifecycle(store: Store, op: Operation, rt: ResourceType, ns: str
   }
 }
 
-const WEBHOOK_KINDS = ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'];
-
 /** A stable fake ClusterIP for a service name. */
 export function clusterIpFor(ns: string, name: string): string {
   const h = createHash('sha256').update(`${ns}/${name}`).digest();
   return `10.96.${h[0] ?? 0}.${Math.max(1, h[1] ?? 1)}`;
 }
 
-interface Rule {
-  operations?: string[];
-  apiGroups?: string[];
-  apiVersions?: string[];
-  resources?: string[];
-  scope?: string;
-}
-
-function ruleMatches(r: Rule, op: Operation, rt: ResourceType, sub: string): boolean {
-  const has = (xs: string[] | undefined, v: string): boolean => (xs ?? []).some((x) => x === '*' || x === v);
-  if (!has(r.operations, op) || !has(r.apiGroups, rt.group) || !has(r.apiVersions, rt.version)) return false;
-  const scope = r.scope ?? '*';
-  if (scope === 'Namespaced' && !rt.namespaced) return false;
-  if (scope === 'Cluster' && rt.namespaced) return false;
-  return (r.resources ?? []).some((x) => {
-    if (x === '*/*') return true;
-    const [res, s = ''] = x.split('/');
-    return (res === '*' || res === rt.resource) && (s === '*' ? sub !== '' : s === sub);
-  });
-}
-
 /**
  * What one webhook call gives: text when the call fails (the client error), a denial when the webhook answered
- * `allowed: false`, undefined when it allowed the request.
+ * `allowed: false`, a JSONPatch when it allowed the request with one (a mutating webhook), undefined when it allowed
+ * it as it was.
  */
-export type WebhookAnswer = string | { denied: WebhookDenial } | undefined;
+export type WebhookAnswer = string | { denied: WebhookDenial } | { patch: unknown[] } | undefined;
+
+/** What a webhook is told besides the object: the operation, the subresource and the object before the request. */
+export interface WebhookCall {
+  operation: Operation;
+  sub: string;
+  old?: KObj;
+}
 
 /** Calls one webhook for a request about `obj` (undefined before the object is read). */
-export type WebhookProbe = (webhook: Record<string, unknown>, obj?: KObj) => WebhookAnswer;
+export type WebhookProbe = (
+  webhook: Record<string, unknown>,
+  obj?: KObj,
+  call?: WebhookCall,
+) => WebhookAnswer;
 
 /** Why a call to a Service-backed webhook fails: the Service is missing or has no ready endpoint; undefined if it works. */
 export function serviceFailure(
@@ -141,45 +130,8 @@ export function serviceFailure(
   return undefined;
 }
 
-/** Default probe: the webhook's Service must exist and have a ready endpoint. */
-export function serviceProbe(store: Store): WebhookProbe {
-  return (webhook) => serviceFailure(store, asRecord(asRecord(webhook.clientConfig).service));
-}
-
 /** `https://<svc>.<ns>.svc:443/<path>?timeout=10s`, the URL the apiserver posts AdmissionReviews to. */
 export function webhookUrl(svcRef: Record<string, unknown>, timeoutSeconds = 10): string {
   const path = String(svcRef.path ?? '/');
   return `https://${String(svcRef.name)}.${String(svcRef.namespace)}.svc:${Number(svcRef.port ?? 443)}${path}?timeout=${timeoutSeconds}s`;
-}
-
-/**
- * Call the matching webhooks (mutating first, then validating). A failing call with failurePolicy Fail
- * rejects the request with the apiserver's InternalError; Ignore lets it through. A webhook that answers with a
- * denial refuses the request whatever its failurePolicy (that policy is only about failing calls).
- */
-export function callWebhooks(
-  store: Store,
-  probe: WebhookProbe,
-  op: Operation,
-  rt: ResourceType,
-  sub: string,
-  phase: 'all' | 'mutating' | 'validating' = 'all',
-  obj?: KObj,
-): void {
-  if (rt.group === 'admissionregistration.k8s.io' && WEBHOOK_KINDS.includes(rt.resource)) return;
-  const kinds = phase === 'all' ? WEBHOOK_KINDS : WEBHOOK_KINDS.filter((k) => k.startsWith(phase));
-  for (const kind of kinds) {
-    for (const cfg of store.list(`${kind}.admissionregistration.k8s.io`)) {
-      const hooks = Array.isArray(cfg.webhooks) ? cfg.webhooks.map(asRecord) : [];
-      for (const wh of hooks) {
-        const rules = Array.isArray(wh.rules) ? (wh.rules as Rule[]) : [];
-        if (!rules.some((r) => ruleMatches(r, op, rt, sub))) continue;
-        const answer = probe(wh, obj);
-        if (answer !== undefined && typeof answer !== 'string')
-          throw webhookDenied(rt, obj, String(wh.name), answer.denied);
-        if (answer === undefined || wh.failurePolicy === 'Ignore') continue;
-        throw internalError(`failed calling webhook "${String(wh.name)}": failed to call webhook: ${answer}`);
-      }
-    }
-  }
 }

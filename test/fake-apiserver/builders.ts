@@ -135,7 +135,13 @@ export interface WebhookOptions {
   resources: string[];
   operations: string[];
   service?: { namespace: string; name: string };
+  /** Served at this URL instead of a Service (`clientConfig.url`). */
+  url?: string;
   down: boolean;
+  /** The rule's API groups (default every group). */
+  apiGroups?: string[];
+  namespaceSelector?: Record<string, unknown>;
+  objectSelector?: Record<string, unknown>;
 }
 
 /** The webhook's Service reference; defaults to `<first label>-webhook` in `webhook-system`. */
@@ -152,11 +158,13 @@ export function webhookConfigBody(o: WebhookOptions): JsonMap {
     webhooks: [
       {
         name: o.name,
-        clientConfig: { service: { namespace: svc.namespace, name: svc.name, path: '/', port: 443 } },
+        clientConfig: o.url
+          ? { url: o.url }
+          : { service: { namespace: svc.namespace, name: svc.name, path: '/', port: 443 } },
         rules: [
           {
             operations: o.operations,
-            apiGroups: ['*'],
+            apiGroups: o.apiGroups ?? ['*'],
             apiVersions: ['*'],
             resources: o.resources,
             scope: '*',
@@ -164,8 +172,8 @@ export function webhookConfigBody(o: WebhookOptions): JsonMap {
         ],
         failurePolicy: o.failurePolicy,
         matchPolicy: 'Equivalent',
-        namespaceSelector: {},
-        objectSelector: {},
+        namespaceSelector: o.namespaceSelector ?? {},
+        objectSelector: o.objectSelector ?? {},
         sideEffects: 'None',
         timeoutSeconds: 10,
         admissionReviewVersions: ['v1'],

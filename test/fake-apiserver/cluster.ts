@@ -27,7 +27,8 @@ import { NamespaceController } from './controller.js';
 import { LeaderLease } from './leader.js';
 import { GITOPS_TYPES, GitOpsController, type GitOpsFlavour } from './gitops.js';
 import { Operator, type OperatorOptions } from './operator.js';
-import { Core, systemCtx } from './core.js';
+import { Core, systemCtx, type WebhookMutation } from './core.js';
+import { finalizerPutBack } from './mutations.js';
 import { type Fault, type FaultAction, type FrontState, type RequestRecord, makeHandler } from './http.js';
 import { asRecord, clone, isoSeconds, newUid, normalize } from './meta.js';
 import { type ResourceType, APISERVICE_GR, CRD_GR, apiVersionOf, grOf } from './registry.js';
@@ -487,6 +488,29 @@ export class FakeCluster {
    */
   denyWebhook(name: string, denial: WebhookDenial, applies?: (obj: KObj | undefined) => boolean): void {
     this.core.webhookDenials.set(name, { denial, ...(applies ? { applies } : {}) });
+  }
+
+  /**
+   * The mutating webhook `name` answers every call about an object `mutation.applies` accepts with the JSONPatch
+   * `mutation.patch` gives (none: allowed as it is), applied as kube-apiserver applies it, before validation; its
+   * configuration must exist (`addWebhook`, kind `Mutating`), match the request and be up.
+   */
+  mutateWebhook(name: string, mutation: WebhookMutation): void {
+    this.core.webhookMutations.set(name, mutation);
+  }
+
+  /**
+   * The mutating webhook `name` puts `finalizer` back into `metadata.finalizers` (`spec.finalizers` of a namespace
+   * with `field: 'spec'`) of every object `applies` accepts that lacks it, on the operations its rules name. A PATCH
+   * that removed it is answered 200 with it still there, the resourceVersion unchanged when nothing else changed; one
+   * that would make it new on an object being deleted is the 422 of any new finalizer.
+   */
+  putBackFinalizer(
+    name: string,
+    finalizer: string,
+    opts: { field?: 'metadata' | 'spec'; applies?: (obj: KObj) => boolean } = {},
+  ): void {
+    this.mutateWebhook(name, finalizerPutBack(finalizer, opts));
   }
 
   /** A ValidatingAdmissionPolicy (with its binding) denies the operations on the resources, for the objects `applies` accepts. */

@@ -1,6 +1,7 @@
 /** DELETE and DELETE-collection with the generic registry's graceful-deletion and finalizer rules. */
 import type { DeleteOptions, JsonMap, KObj, OpContext, OpResult } from './types.js';
-import { callWebhooks, lifecycle } from './admission.js';
+import { lifecycle } from './admission.js';
+import { callWebhooks } from './webhooks.js';
 import {
   badRequest,
   conflict,

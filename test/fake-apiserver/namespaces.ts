@@ -1,5 +1,5 @@
 /** The namespace REST Delete (pkg/registry/core/namespace/storage): the first DELETE only marks it. */
-import { callWebhooks } from './admission.js';
+import { callWebhooks } from './webhooks.js';
 import { conflict } from './errors.js';
 import { asRecord, clone, isoSeconds } from './meta.js';
 import type { DeleteOptions, KObj, OpContext, OpResult } from './types.js';

@@ -1,5 +1,6 @@
 /** The API layer shared by HTTP handlers and in-process controllers: get, list, create, update, patch. */
-import { type WebhookProbe, callWebhooks, lifecycle } from './admission.js';
+import { type WebhookProbe, lifecycle } from './admission.js';
+import { callWebhooks, mutateByWebhooks } from './webhooks.js';
 import { convert, storageVersion } from './conversion.js';
 import { policyDenied, policyMatches, type DenialRule, type PolicyDenial } from './denials.js';
 import { CLIENT_USER } from './admission.js';
@@ -223,7 +224,7 @@ export class ObjectApi {
     let name = typeof meta.name === 'string' ? meta.name : '';
     lifecycle(this.store, 'CREATE', rt, ns, name || generateName);
     if (!name && generateName) name = generateName + randomSuffix();
-    const obj = normalize({
+    const built = normalize({
       ...body,
       kind: rt.kind,
       apiVersion: apiVersionOf(rt),
@@ -239,6 +240,7 @@ export class ObjectApi {
         deletionGracePeriodSeconds: undefined,
       },
     });
+    const obj = name ? mutateByWebhooks(this.store, this.probe, 'CREATE', rt, '', built) : built;
     this.strategy(rt).prepareForCreate(obj);
     const errs: FieldError[] = name
       ? [
@@ -249,7 +251,7 @@ export class ObjectApi {
       : [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
     if (errs.length) throw invalid(rt.kind, rt.group, name, errs);
     this.admitPolicies('CREATE', rt, obj, { ctx });
-    callWebhooks(this.store, this.probe, 'CREATE', rt, '');
+    callWebhooks(this.store, this.probe, 'CREATE', rt, '', 'validating', obj);
     const existing = this.store.get(grOf(rt), ns, name);
     if (existing)
       throw alreadyExists(rt.resource, rt.group, name, Boolean(existing.metadata.deletionTimestamp));
@@ -317,9 +319,13 @@ export class ObjectApi {
     return this.commit(rt, old, next, sub, ctx);
   }
 
-  /** The storage half of an update: optimistic lock, BeforeUpdate, validation, delete-on-empty-finalizers. */
-  commit(rt: ResourceType, old: KObj, nextIn: KObj, sub: string, ctx: OpContext): OpResult {
+  /**
+   * The storage half of an update: mutating admission, optimistic lock, BeforeUpdate, validation, validating
+   * admission, delete-on-empty-finalizers; an object that comes out identical is not written (no new RV).
+   */
+  commit(rt: ResourceType, old: KObj, request: KObj, sub: string, ctx: OpContext): OpResult {
     const st = this.strategy(rt);
+    const nextIn = mutateByWebhooks(this.store, this.probe, 'UPDATE', rt, sub, request, old);
     const name = old.metadata.name;
     const rv = nextIn.metadata.resourceVersion;
     if (!rv && rt.source === 'crd') {
@@ -352,7 +358,7 @@ export class ObjectApi {
     const errs = [...metaUpdateErrors(rt, next, old), ...st.validate(next, old, sub)];
     if (errs.length) throw invalid(rt.kind, rt.group, name, errs);
     this.admitPolicies('UPDATE', rt, next, { ctx, sub, old });
-    callWebhooks(this.store, this.probe, 'UPDATE', rt, sub);
+    callWebhooks(this.store, this.probe, 'UPDATE', rt, sub, 'validating', next, old);
     const gr = grOf(rt);
     if (dueForDeletion(next, old) && st.mayDeleteDuringUpdate(next)) {
       if (!ctx.dryRun) this.store.remove(gr, old.metadata.namespace, name);

@@ -36,6 +36,7 @@ export interface OperatorOptions {
 export class Operator {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private unsubscribe: (() => void) | undefined;
+  private paused = false;
 
   constructor(
     private readonly core: Core,
@@ -64,6 +65,17 @@ export class Operator {
     return grOf(rt);
   }
 
+  /** Stop cleaning up until `resume`: its pod keeps running, so it is alive and merely slow. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Clean up again: what is being deleted meanwhile is handled now (after `delayMs`). */
+  resume(): void {
+    this.paused = false;
+    this.reconcile();
+  }
+
   /** Its pod exists and is not terminating. */
   running(): boolean {
     const pod = this.core.store.get('pods', this.opts.namespace, this.opts.name);
@@ -71,7 +83,7 @@ export class Operator {
   }
 
   private reconcile(): void {
-    if (!this.unsubscribe || !this.running()) return;
+    if (!this.unsubscribe || !this.running() || this.paused) return;
     const scope = this.opts.scope === 'own' ? this.opts.namespace : undefined;
     for (const obj of this.core.store.list(this.gr(), scope)) {
       const m = obj.metadata;
@@ -87,7 +99,7 @@ export class Operator {
   private cleanUp(namespace: string, name: string, uid: string): void {
     this.timers.delete(uid);
     // A pod that was stopped meanwhile never finishes the job (a real process is killed mid-way).
-    if (!this.running()) return;
+    if (!this.running() || this.paused) return;
     const rt = this.core.registry.byGroupResource(this.opts.gvr.group, this.opts.gvr.resource)!;
     const cur: KObj | undefined = this.core.store.get(grOf(rt), namespace, name);
     if (!cur || cur.metadata.uid !== uid) return;

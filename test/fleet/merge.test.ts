@@ -1,6 +1,8 @@
 import { commonContext, mergeFleet, NO_REPORT, worstOf, type Found } from '../../src/fleet/merge.js';
 import { checkReport } from '../../src/fleet/validate.js';
 import type { RunReport } from '../../src/model/run.js';
+import { renderFleetSummary } from '../../src/report/fleet-markdown.js';
+import { renderFleetText } from '../../src/report/fleet-text.js';
 import type { FailOn } from '../../src/settings/settings.js';
 import { clusterReport } from '../helpers/fleet.js';
 import { targetReport } from '../helpers/reports.js';
@@ -119,5 +121,56 @@ describe('merging cluster reports into one answer', () => {
       targetReport('preview-pr-1', { durationMs: 2_000 }),
       ...us.targets,
     ]);
+  });
+});
+
+describe('a cluster whose wait ended settled', () => {
+  const settledReport = (): RunReport => {
+    const r = clusterReport('eu', { stuck: ['preview-pr-1'], gone: ['preview-pr-2'] });
+    r.wait = { mode: 'settled', ended: 'settled', afterMs: 16_000 };
+    r.targets[0]!.terminatingForMs = 16_000;
+    r.targets[0]!.settled = {
+      at: '2026-11-22T10:00:16.000Z',
+      afterMs: 16_000,
+      quietMs: 10_500,
+      verdicts: ['leaked'],
+      reason: 'kiali.io/finalizer on kialis.kiali.io objects: leaked: no live actor can release it',
+    };
+    return r;
+  };
+
+  test("the merge shows its stuck targets with the settled reason, read back from the report's JSON", () => {
+    const checked = checkReport(JSON.stringify(settledReport()));
+    expect('report' in checked).toBe(true);
+    const fleet = mergeFleet({
+      expected: ['eu', 'us'],
+      found: [{ source: 'eu.json', checked }, found('us.json', us)],
+      failOn: 'leaked',
+      context: {},
+      now: Date.parse('2026-11-22T11:00:00Z'),
+    });
+    const summary = renderFleetSummary(fleet);
+    expect(summary).toMatch(/\| \*\*eu\*\* \| ❌ stuck \| [^|]+ \| [^|]*wait settled after 16s \|/);
+    expect(summary).toMatch(
+      /\| eu \| preview-pr-1 \| [^|]* \| 16s · settled \| .* · settled: kiali.io\/finalizer on kialis.kiali.io objects&#58; leaked&#58; no live actor can release it \|/,
+    );
+    const text = renderFleetText(fleet, { width: 300, color: false });
+    expect(text).toMatch(/eu +stuck .* wait settled after 16s/);
+    expect(text).toMatch(
+      /eu +preview-pr-1 +stuck +16s, settled +.* · settled: kiali.io\/finalizer on kialis.kiali.io objects: leaked: no live actor can release it/,
+    );
+  });
+
+  test('a malformed "settled" or "wait" makes the report unusable, named, never rendered', () => {
+    const bad = settledReport() as unknown as { targets: { settled: unknown }[]; wait: unknown };
+    bad.targets[0]!.settled = { afterMs: '16s', reason: 7 };
+    expect(checkReport(JSON.stringify(bad))).toMatchObject({
+      problem: expect.stringContaining('has a malformed "settled" or "notSettled"'),
+    });
+    const wait = settledReport() as unknown as { wait: unknown };
+    wait.wait = { ended: 'whenever', afterMs: 1 };
+    expect(checkReport(JSON.stringify(wait))).toMatchObject({
+      problem: expect.stringContaining('"wait" is malformed'),
+    });
   });
 });

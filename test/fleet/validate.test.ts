@@ -76,8 +76,71 @@ describe('a report file is checked before it is merged', () => {
       problem: /^not a complete report: "result" is "fine", not one of skipped, clean, forced, stuck, error$/,
       cluster: 'eu',
     },
+    {
+      name: 'a result that is a command: not quoted back',
+      given: edited((r) => (r.result = '$(touch x)')),
+      problem: /^not a complete report: "result" is other text, not one of skipped/,
+      cluster: 'eu',
+    },
+    {
+      name: 'a cluster name a shell would run: refused, and never given as its cluster',
+      given: edited((r) => (r.context.cluster.name = "eu'$(touch x)'")),
+      problem:
+        /^not a usable report: "context\.cluster\.name" cannot be used: it holds "'" at character 3; allowed: letters, digits and \. _ : \/ @ \+ -, starting with a letter or digit$/,
+      cluster: undefined,
+    },
+    {
+      name: 'a cluster name with a space',
+      given: edited((r) => (r.context.cluster.name = 'eu dev')),
+      problem: /^not a usable report: "context\.cluster\.name" cannot be used: it holds " " at character 3/,
+      cluster: undefined,
+    },
+    {
+      name: 'a context with a backtick, its cluster still named',
+      given: edited((r) => (r.context.cluster.context = 'kind-`id`')),
+      problem:
+        /^not a usable report: "context\.cluster\.context" cannot be used: it holds "`" at character 6/,
+      cluster: 'eu',
+    },
+    {
+      name: 'a server that is not a host and port',
+      given: edited((r) => (r.context.cluster.server = 'eu.example.com;id')),
+      problem: /^not a usable report: "context\.cluster\.server" cannot be used: it is not a host and port$/,
+      cluster: 'eu',
+    },
+    {
+      name: 'a target whose name is not a namespace name',
+      given: edited((r) => (r.targets[1].name = 'preview-2;id')),
+      problem:
+        /^not a usable report: target 2's "name" is not a namespace name: a namespace name is a DNS-1123 label/,
+      cluster: 'eu',
+    },
+    {
+      name: 'a finishedAt that is not a time',
+      given: edited((r) => (r.finishedAt = 'yesterday $(id)')),
+      problem: /^not a usable report: "finishedAt" is not a time as the action writes it$/,
+      cluster: 'eu',
+    },
   ])('$name is named, with its problem', ({ given, problem, cluster }) => {
     const checked = checkReport(given);
     expect(checked).toEqual({ problem: expect.stringMatching(problem), ...(cluster ? { cluster } : {}) });
+  });
+
+  test.each([
+    { name: 'kind-eu', context: 'kind-eu', server: '127.0.0.1:6443' },
+    {
+      name: 'prod',
+      context: 'arn:aws:eks:eu-west-1:123456789012:cluster/prod',
+      server: 'ABCD.gr7.eu-west-1.eks.amazonaws.com',
+    },
+    {
+      name: 'gke_shop_europe-west1_dev',
+      context: 'default/api-dev-example-com:6443/kube:admin',
+      server: '[fd00::1]:443',
+    },
+    { name: 'admin@dev+1', context: 'admin@dev', server: 'dev.example.com:6443' },
+  ])('the names clusters are given in the wild are taken: $context', ({ name, context, server }) => {
+    const checked = checkReport(edited((r) => (r.context.cluster = { name, context, server })));
+    expect(checked).toMatchObject({ report: { context: { cluster: { name, context, server } } } });
   });
 });

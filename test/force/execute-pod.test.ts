@@ -100,6 +100,18 @@ describe('executePlan: pods on lost nodes', () => {
     expect(audit[0]!.result).toBe('deleted');
   });
 
+  test('a DELETE answered with the pod still there (a finalizer holds it): not removed, never deleted', async () => {
+    const { kube, plan } = setup(pod({ finalizers: ['example.com/drain'] }));
+    const { audit } = await run(kube, plan);
+    expect(kube.writes).toEqual(['DELETE pod preview-42/web-0 grace=0 uid=uid-web-0']);
+    expect(audit[0]).toMatchObject({
+      result: 'not-removed',
+      why: "the DELETE's answer shows the pod still there, held by example.com/drain",
+      after: ['example.com/drain'],
+    });
+    expect(resultText(audit[0]!)).toMatch(/^not removed: /);
+  });
+
   test('dry-run reads and writes nothing', async () => {
     const { kube, plan } = setup();
     const { audit } = await run(kube, plan, true);

@@ -1,10 +1,12 @@
 /** An in-memory Kube that records every call and applies API-server rules for the calls forcing makes. */
 import {
   KubeError,
+  type DeleteAnswer,
   type Discovery,
   type Kube,
   type MetaPage,
   type WatchHandle,
+  type WriteAnswer,
 } from '../../src/kube/port.js';
 import { type ApiResource, type NamespaceState, type ObjectMeta } from '../../src/model/cluster.js';
 
@@ -20,6 +22,27 @@ const pathOf = (res: Res, namespace: string, name: string): string =>
   `${res.group === '' ? `/api/${res.version}` : `/apis/${res.group}/${res.version}`}/namespaces/${namespace}/${res.resource}/${name}`;
 const list = (items: readonly string[]): string => `[${items.join(',')}]`;
 
+/** The answer a write gets: the object as stored after it. */
+const answerOf = (meta: ObjectMeta, spec: string[] = []): WriteAnswer => ({
+  meta: structuredClone(meta),
+  specFinalizers: [...spec],
+  specFinalizerManagers: [],
+  object: { metadata: structuredClone(meta), ...(spec.length ? { spec: { finalizers: [...spec] } } : {}) },
+});
+
+/** A namespace as an object's metadata, for its answers. */
+const nsMeta = (ns: NamespaceState): ObjectMeta => ({
+  name: ns.name,
+  uid: ns.uid,
+  resourceVersion: ns.resourceVersion,
+  finalizers: [...ns.metadataFinalizers],
+  ownerReferences: [],
+  labels: { ...ns.labels },
+  ...(ns.deletionTimestamp ? { deletionTimestamp: ns.deletionTimestamp } : {}),
+});
+
+const MUTATING = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
+
 /** Reads and writes as compact lines, e.g. `PATCH kialis.kiali.io x/kiali uid=u rv=7 [a]`. */
 export class RecordingKube implements Kube {
   readonly calls: string[] = [];
@@ -29,6 +52,28 @@ export class RecordingKube implements Kube {
   readonly raws = new Map<string, { metadata: ObjectMeta } & Record<string, unknown>>();
   private rv = 100;
   private hooks: { method: string; run: () => void }[] = [];
+  /** What a mutating webhook puts back on each write, by object path or namespace name (`name/spec` for /finalize). */
+  private readonly insists = new Map<string, string[]>();
+  /** The MutatingWebhookConfigurations served to a list, when set. */
+  private mutating: unknown[] | undefined;
+
+  /** A mutating webhook puts `finalizers` back on every write to `key` (an object's path, `NAME` or `NAME/spec`). */
+  putBack(key: string, ...finalizers: string[]): this {
+    this.insists.set(key, finalizers);
+    return this;
+  }
+
+  /** Serve these MutatingWebhookConfigurations to a list of them. */
+  serveMutating(configs: unknown[]): this {
+    this.mutating = structuredClone(configs);
+    return this;
+  }
+
+  /** `next` with what a webhook insists on for `key` put back at the end, as the server's admission would. */
+  private admitted(key: string, next: readonly string[]): string[] {
+    const back = (this.insists.get(key) ?? []).filter((f) => !next.includes(f));
+    return [...next, ...back];
+  }
 
   addNamespace(ns: NamespaceState): this {
     this.namespaces.set(ns.name, structuredClone(ns));
@@ -139,7 +184,7 @@ export class RecordingKube implements Kube {
     name: string,
     guard: { uid: string; resourceVersion: string },
     finalizers: string[],
-  ): Promise<'patched' | 'gone'> {
+  ): Promise<WriteAnswer | 'gone'> {
     this.calls.push(
       `PATCH ${label(res)} ${namespace ?? ''}/${name} uid=${guard.uid} rv=${guard.resourceVersion} ${list(finalizers)}`,
     );
@@ -149,18 +194,21 @@ export class RecordingKube implements Kube {
     const stored = this.objects.get(path);
     if (!stored) return 'gone';
     this.check(label(res), name, stored.meta, guard);
+    const next = this.admitted(path, finalizers);
     this.checkNoNew(
       label(res),
       name,
       stored.meta.finalizers,
-      finalizers,
+      next,
       stored.meta.deletionTimestamp !== undefined,
     );
-    stored.meta.finalizers = [...finalizers];
+    // An object that comes out of admission as it was is not written: same resourceVersion.
+    if (list(next) === list(stored.meta.finalizers)) return answerOf(stored.meta);
+    stored.meta.finalizers = next;
     stored.meta.resourceVersion = this.nextRv();
     // Removing the last finalizer of a deleting object removes it in the same request.
-    if (stored.meta.deletionTimestamp !== undefined && finalizers.length === 0) this.objects.delete(path);
-    return 'patched';
+    if (stored.meta.deletionTimestamp !== undefined && next.length === 0) this.objects.delete(path);
+    return answerOf(stored.meta);
   }
 
   async patchSpec(
@@ -169,7 +217,7 @@ export class RecordingKube implements Kube {
     name: string,
     guard: { uid: string; resourceVersion: string },
     spec: Record<string, unknown>,
-  ): Promise<'patched' | 'gone'> {
+  ): Promise<WriteAnswer | 'gone'> {
     this.calls.push(
       `PATCH ${label(res)} ${namespace}/${name} uid=${guard.uid} rv=${guard.resourceVersion} spec=${JSON.stringify(spec)}`,
     );
@@ -177,29 +225,31 @@ export class RecordingKube implements Kube {
     if (!stored) return 'gone';
     this.check(label(res), name, stored.meta, guard);
     stored.meta.resourceVersion = this.nextRv();
-    return 'patched';
+    return { ...answerOf(stored.meta), object: { metadata: structuredClone(stored.meta), spec } };
   }
 
   private patchNamespace(
     name: string,
     guard: { uid: string; resourceVersion: string },
     finalizers: string[],
-  ): 'patched' | 'gone' {
+  ): WriteAnswer | 'gone' {
     const ns = this.namespaces.get(name);
     if (!ns) return 'gone';
     this.check('namespaces', name, ns, guard);
-    this.checkNoNew('Namespace', name, ns.metadataFinalizers, finalizers, ns.deletionTimestamp !== undefined);
-    ns.metadataFinalizers = [...finalizers];
+    const next = this.admitted(name, finalizers);
+    this.checkNoNew('Namespace', name, ns.metadataFinalizers, next, ns.deletionTimestamp !== undefined);
+    if (list(next) === list(ns.metadataFinalizers)) return answerOf(nsMeta(ns), ns.specFinalizers);
+    ns.metadataFinalizers = next;
     ns.resourceVersion = this.nextRv();
     this.removeIfDone(ns);
-    return 'patched';
+    return answerOf(nsMeta(ns), ns.specFinalizers);
   }
 
   async finalizeNamespace(
     name: string,
     guard: { uid: string; resourceVersion: string },
     specFinalizers: string[],
-  ): Promise<'finalized' | 'gone'> {
+  ): Promise<WriteAnswer | 'gone'> {
     this.calls.push(
       `PUT namespace ${name}/finalize uid=${guard.uid} rv=${guard.resourceVersion} ${list(specFinalizers)}`,
     );
@@ -207,13 +257,15 @@ export class RecordingKube implements Kube {
     const ns = this.namespaces.get(name);
     if (!ns) return 'gone';
     this.check('namespaces', name, ns, guard);
-    ns.specFinalizers = [...specFinalizers];
+    const next = this.admitted(`${name}/spec`, specFinalizers);
+    if (list(next) === list(ns.specFinalizers)) return answerOf(nsMeta(ns), ns.specFinalizers);
+    ns.specFinalizers = next;
     ns.resourceVersion = this.nextRv();
     this.removeIfDone(ns);
-    return 'finalized';
+    return answerOf(nsMeta(ns), next);
   }
 
-  async deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'gone'> {
+  async deletePod(namespace: string, name: string, uid: string): Promise<DeleteAnswer | 'gone'> {
     this.calls.push(`DELETE pod ${namespace}/${name} grace=0 uid=${uid}`);
     this.hook('deletePod');
     const path = `/api/v1/namespaces/${namespace}/pods/${name}`;
@@ -226,9 +278,11 @@ export class RecordingKube implements Kube {
         'Conflict',
       );
     }
-    if (pod.metadata.finalizers.length > 0) pod.metadata.deletionGracePeriodSeconds = 0;
-    else this.raws.delete(path);
-    return 'deleted';
+    pod.metadata.deletionTimestamp ??= '2026-11-22T10:00:00Z';
+    pod.metadata.deletionGracePeriodSeconds = 0;
+    if (pod.metadata.finalizers.length > 0) return { removed: false, answer: answerOf(pod.metadata) };
+    this.raws.delete(path);
+    return { removed: true, answer: answerOf(pod.metadata) };
   }
 
   private removeIfDone(ns: NamespaceState): void {
@@ -249,10 +303,13 @@ export class RecordingKube implements Kube {
   listMetadata(): Promise<MetaPage> {
     return this.unused('listMetadata');
   }
-  listRaw(): Promise<{ items: unknown[] }> {
-    return this.unused('listRaw');
+  async listRaw(path: string): Promise<{ items: unknown[] }> {
+    // Only who put a finalizer back is looked up in a list: the cluster's mutating webhooks.
+    if (path !== MUTATING || !this.mutating) return this.unused(`listRaw ${path}`);
+    this.calls.push(`GET ${path}`);
+    return { items: structuredClone(this.mutating) };
   }
-  deleteNamespace(): Promise<'requested' | 'gone'> {
+  deleteNamespace(): Promise<DeleteAnswer | 'gone'> {
     return this.unused('deleteNamespace');
   }
   watchNamespace(): Promise<WatchHandle> {
@@ -261,7 +318,7 @@ export class RecordingKube implements Kube {
   watchObjects(): Promise<WatchHandle> {
     return this.unused('watchObjects');
   }
-  deleteObject(): Promise<'requested' | 'gone'> {
+  deleteObject(): Promise<DeleteAnswer | 'gone'> {
     return this.unused('deleteObject');
   }
   watchAllNamespaces(): Promise<WatchHandle> {

@@ -28,7 +28,7 @@ export class FakeGitHub {
   readonly comments: { id: number; body: string; user: FakeUser }[] = [];
   /** Repository permissions by login (`write`, `read`…); a login not here is no collaborator (404). */
   readonly permissions = new Map<string, string>();
-  /** Reactions added to issue comments, in order. */
+  /** Reactions added to issue comments and pull-request review comments, in order. */
   readonly reactions: { comment: number; content: string }[] = [];
   /**
    * Who the token belongs to. By default an installation token of the Actions app (the workflow's GITHUB_TOKEN):
@@ -144,7 +144,7 @@ export class FakeGitHub {
       const p = this.permissions.get(login);
       return p ? [200, { permission: p, role_name: p, user: { login } }] : [404, { message: 'Not Found' }];
     }
-    const reaction = /\/issues\/comments\/(\d+)\/reactions$/.exec(url.pathname);
+    const reaction = /\/(?:issues|pulls)\/comments\/(\d+)\/reactions$/.exec(url.pathname);
     if (reaction && req.method === 'POST') {
       const { content } = JSON.parse(await text(req)) as { content: string };
       this.reactions.push({ comment: Number(reaction[1]), content });

@@ -10,6 +10,7 @@ import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { addKialiCR, addKialiCRD, addPreview, FAST, FakeCluster } from '../fake-apiserver/index.js';
 import { runReport, targetReport } from './reports.js';
+import { UNFENCED } from './inputs.js';
 
 /** The fake cluster's kubeconfig with its cluster, user and context all called `name`. */
 export function renamed(kubeconfig: string, name: string): string {
@@ -51,7 +52,7 @@ export function previewCluster(prs: number[], leaked: number[] = []): FakeCluste
 
 /** Run the teardown through the real entry (connect, name the cluster, run, close), as each matrix job does. */
 export async function runCluster(kubeconfig: string, inputs: Record<string, string>): Promise<RunReport> {
-  const settings = readSettings((name) => ({ kubeconfig, ...inputs })[name] ?? '');
+  const settings = readSettings((name) => ({ ...UNFENCED, kubeconfig, ...inputs })[name] ?? '');
   return runOnCluster(
     settings,
     {

@@ -11,6 +11,7 @@ import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { runTeardown } from '../../src/teardown/run-teardown.js';
 import { resolveTargets } from '../../src/targets/resolve.js';
 import { readSettings } from '../../src/settings/settings.js';
+import { UNFENCED } from './inputs.js';
 import type { FakeCluster } from '../fake-apiserver/index.js';
 import { renderSummary } from '../../src/report/markdown.js';
 import { JumpClock } from './clock.js';
@@ -83,7 +84,8 @@ export async function runEngine(
     settle?: { cluster: FakeCluster; names?: readonly string[]; holdAtMs?: number };
   } = {},
 ): Promise<{ report: RunReport; log: string[] }> {
-  const settings = readSettings((name) => inputs[name] ?? '');
+  const given: Record<string, string> = { ...UNFENCED, ...inputs };
+  const settings = readSettings((name) => given[name] ?? '');
   const kc = new KubeConfig();
   kc.loadFromString(kubeconfig);
   const logger = new RecordingLogger();
@@ -185,14 +187,15 @@ export function runBundle(
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     ...extraEnv,
   };
-  for (const [name, value] of Object.entries(inputs))
+  for (const [name, value] of Object.entries({ ...UNFENCED, ...inputs }))
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   const started = Date.now();
   return new Promise<BundleRun>((resolve) => {
     const child = execFile(
       process.execPath,
       [opts.entry ?? 'dist/index.js'],
-      { env, timeout: opts.timeoutMs ?? 60_000 },
+      // A run may log much (10,000 lines and more): its whole output is read, never cut.
+      { env, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const ms = Date.now() - started;
         const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));

@@ -31,7 +31,10 @@ export async function stuckCluster(
   cluster.addCRD({ group: 'kiali.io', version: 'v1alpha1', kind: 'Kiali', plural: 'kialis' });
   cluster.addNamespace('pr-7', { labels: { 'preview.example.com/pr': '7' } });
   cluster.addObject(GVR.kialis, { namespace: 'pr-7', name: 'kiali', finalizers: ['kiali.io/finalizer'] });
-  cluster.addNamespace('ks-old', { metadataFinalizers: ['finalizers.kubesphere.io/namespaces'] });
+  cluster.addNamespace('ks-old', {
+    labels: { 'preview.example.com/pr': '3' },
+    metadataFinalizers: ['finalizers.kubesphere.io/namespaces'],
+  });
   cluster.addNamespace('pr-9', { labels: { 'preview.example.com/pr': '9' } });
   const { kubeconfig } = await cluster.start();
   if (opts.hung) await hang(cluster, kubeconfig, ['pr-7', 'ks-old']);

@@ -55,7 +55,10 @@ describe('the action: step log, annotations, summary, report and PR comment', ()
     const { kubeconfig } = await cluster.start();
     const dir = tempDir('nt-controls-');
     const event = join(dir, 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 42, title: `Add cart ${HOSTILE}` } }));
+    writeFileSync(
+      event,
+      JSON.stringify({ action: 'closed', pull_request: { number: 42, title: `Add cart ${HOSTILE}` } }),
+    );
     run = await runBundle(
       { namespaces: made.namespace, kubeconfig, timeout: '6s', 'pr-comment': 'true', 'github-token': TOKEN },
       { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' },
@@ -116,7 +119,16 @@ describe('the CLI: stderr, and text, markdown and JSON on stdout', () => {
     const { kubeconfig } = await cluster.start();
     dir = tempDir('nt-controls-cli-');
     writeFileSync(join(dir, 'config'), kubeconfig);
-    args = ['--kubeconfig', join(dir, 'config'), '--namespaces', made.namespace, '--timeout', '4s'];
+    args = [
+      '--kubeconfig',
+      join(dir, 'config'),
+      '--namespaces',
+      made.namespace,
+      '--target-label',
+      'none',
+      '--timeout',
+      '4s',
+    ];
   });
   afterAll(() => cluster.stop());
 

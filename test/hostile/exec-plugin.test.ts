@@ -206,6 +206,8 @@ describe('the same in the CLI (node dist/cli/index.js)', () => {
       join(dir, 'config'),
       '--namespaces',
       'pr-1',
+      '--target-label',
+      'none',
       '--timeout',
       '10s',
       '--report',
@@ -237,6 +239,8 @@ describe('the same in the CLI (node dist/cli/index.js)', () => {
       join(dir, 'config'),
       '--namespaces',
       'pr-1',
+      '--target-label',
+      'none',
       '--timeout',
       '5s',
     ]);

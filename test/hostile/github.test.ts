@@ -30,7 +30,7 @@ describe('GitHub inside the deadline (node dist/index.js, timeout: 15s)', () => 
     ({ kubeconfig } = await cluster.start());
     const dir = tempDir('nt-hostile-gh-');
     const event = join(dir, 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 42 } }));
+    writeFileSync(event, JSON.stringify({ action: 'closed', pull_request: { number: 42 } }));
     env = { GITHUB_API_URL: api, GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'pull_request' };
   });
   afterEach(async () => {

@@ -101,7 +101,10 @@ describe('namespaces', () => {
       })
       .matchHeader('content-type', 'application/json')
       .reply(200, terminatingNamespace(), JSON_HEADERS);
-    await expect(kube.deleteNamespace('preview-42', { uid: 'u-1' })).resolves.toBe('requested');
+    await expect(kube.deleteNamespace('preview-42', { uid: 'u-1' })).resolves.toMatchObject({
+      removed: false,
+      answer: { meta: { deletionTimestamp: '2026-11-02T10:05:00Z' }, specFinalizers: ['kubernetes'] },
+    });
     expect(body).toEqual({
       kind: 'DeleteOptions',
       apiVersion: 'v1',
@@ -214,7 +217,7 @@ describe('errors and retries', () => {
         { uid: 'u', resourceVersion: '1' },
         [],
       ),
-    ).resolves.toBe('patched');
+    ).resolves.toMatchObject({ meta: { name: 'x', finalizers: ['example.com/hold'] } });
     expect(waits).toEqual([1000, 2000]);
   });
 
@@ -446,11 +449,68 @@ describe('guarded writes', () => {
         return true;
       })
       .matchHeader('content-type', 'application/merge-patch+json')
-      .reply(200, { kind: 'Kiali', apiVersion: 'kiali.io/v1alpha1', metadata: { name: 'k' } }, JSON_HEADERS);
+      .reply(
+        200,
+        {
+          kind: 'Kiali',
+          apiVersion: 'kiali.io/v1alpha1',
+          metadata: { name: 'k', uid: 'u-k', resourceVersion: '78' },
+        },
+        JSON_HEADERS,
+      );
     await expect(
       kube.patchFinalizers(kialis, 'x', 'k', { uid: 'u-k', resourceVersion: '77' }, []),
-    ).resolves.toBe('patched');
+    ).resolves.toMatchObject({ meta: { name: 'k', resourceVersion: '78', finalizers: [] } });
     expect(body).toEqual({ metadata: { uid: 'u-k', resourceVersion: '77', finalizers: [] } });
+  });
+
+  test('a write returns what its answer shows: the finalizers the server kept, their managers, or an error', async () => {
+    const { kube } = testKube();
+    const managedFields = [
+      {
+        manager: 'kiali-operator',
+        operation: 'Update',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:finalizers': { '.': {}, 'v:"kiali.io/finalizer"': {} } } },
+      },
+      {
+        manager: 'namespace-teardown',
+        operation: 'Update',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': {} },
+      },
+    ];
+    const kept = {
+      kind: 'Kiali',
+      apiVersion: 'kiali.io/v1alpha1',
+      metadata: {
+        name: 'k',
+        uid: 'u-k',
+        resourceVersion: '77',
+        finalizers: ['kiali.io/finalizer'],
+        managedFields,
+      },
+    };
+    api()
+      .patch('/apis/kiali.io/v1alpha1/namespaces/x/kialis/k')
+      .reply(200, kept, JSON_HEADERS)
+      .patch('/apis/kiali.io/v1alpha1/namespaces/x/kialis/k')
+      .reply(200, { kind: 'Status', status: 'Success' }, JSON_HEADERS);
+    const answer = await kube.patchFinalizers(kialis, 'x', 'k', { uid: 'u-k', resourceVersion: '77' }, []);
+    // Sent [], answered with the finalizer: the port says what the server answered, never what was sent.
+    expect(answer).toMatchObject({
+      meta: {
+        finalizers: ['kiali.io/finalizer'],
+        resourceVersion: '77',
+        finalizerManagers: ['kiali-operator'],
+      },
+    });
+    await expect(
+      kube.patchFinalizers(kialis, 'x', 'k', { uid: 'u-k', resourceVersion: '77' }, []),
+    ).rejects.toMatchObject({
+      reason: 'UnreadableAnswer',
+      message: expect.stringMatching(/what the write did is unknown/),
+    });
   });
 
   test('patchFinalizers: 404 → gone, 409 → KubeError 409 (not retried)', async () => {
@@ -491,7 +551,7 @@ describe('guarded writes', () => {
       .reply(200, { ...current, spec: { finalizers: [] } }, JSON_HEADERS);
     await expect(
       kube.finalizeNamespace('preview-42', { uid: current.metadata.uid, resourceVersion: '1234' }, []),
-    ).resolves.toBe('finalized');
+    ).resolves.toMatchObject({ specFinalizers: [], meta: { name: 'preview-42' } });
     expect(body).toEqual({
       ...current,
       metadata: { ...current.metadata, resourceVersion: '1234' },

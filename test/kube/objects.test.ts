@@ -24,7 +24,11 @@ describe('deleteObject and watchObjects over real HTTPS', () => {
 
   test('a DELETE with Background propagation and the UID precondition; the finalizer keeps it, marked', async () => {
     const uid = cluster.get(WIDGETS, 'pr-1', 'held').metadata.uid;
-    await expect(kube.deleteObject(WIDGETS, 'pr-1', 'held', { uid })).resolves.toBe('requested');
+    // The answer is the object, marked and still held by its finalizer: not removed.
+    await expect(kube.deleteObject(WIDGETS, 'pr-1', 'held', { uid })).resolves.toMatchObject({
+      removed: false,
+      answer: { meta: { finalizers: ['acme.io/cleanup'], deletionTimestamp: expect.any(String) } },
+    });
     const sent = cluster.requests.find((r) => r.method === 'DELETE')!;
     expect(sent.path).toBe('/apis/widgets.acme.io/v1/namespaces/pr-1/widgets/held');
     expect(sent.body).toEqual({
@@ -52,7 +56,10 @@ describe('deleteObject and watchObjects over real HTTPS', () => {
     const events: ObjectEvent[] = [];
     const handle = await kube.watchObjects(WIDGETS, 'pr-1', list.resourceVersion!, (e) => events.push(e));
     const free = cluster.get(WIDGETS, 'pr-1', 'free');
-    await kube.deleteObject(WIDGETS, 'pr-1', 'free', { uid: free.metadata.uid });
+    // Nothing holds it: the answer is a Status Success, removed in that request.
+    await expect(kube.deleteObject(WIDGETS, 'pr-1', 'free', { uid: free.metadata.uid })).resolves.toEqual({
+      removed: true,
+    });
     for (let i = 0; i < 100 && !events.some((e) => e.type === 'DELETED'); i++)
       await new Promise((r) => setTimeout(r, 20));
     handle.stop();

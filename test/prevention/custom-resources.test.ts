@@ -6,6 +6,7 @@ import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { runTeardown } from '../../src/teardown/run-teardown.js';
 import { resolveTargets } from '../../src/targets/resolve.js';
 import { FAST, runEngine } from '../helpers/harness.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const WIDGETS = { group: 'widgets.acme.io', version: 'v1', resource: 'widgets' };
 const FINALIZER = 'acme.io/cleanup';
@@ -319,7 +320,8 @@ describe('contrast and neighbours', () => {
     kc.loadFromString(kubeconfig);
     const cancel = new AbortController();
     const kube = createKube(kc);
-    const settings = readSettings((n) => ({ namespaces: 'pr-1', timeout: '20s' })[n] ?? '');
+    const given: Record<string, string> = { ...UNFENCED, namespaces: 'pr-1', timeout: '20s' };
+    const settings = readSettings((n) => given[n] ?? '');
     const running = runTeardown(
       settings,
       { kube, logger: new RecordingLogger(), clock: systemClock, signal: cancel.signal, progressMs: 500 },

@@ -23,10 +23,14 @@ export interface Operator {
 }
 
 /**
- * Its ServiceAccount, a ClusterRole on gizmos and gizmos/finalizers bound to it (named after the namespace, so tests
- * do not share one), and its Deployment with a pod whose status is written Ready, so the ReplicaSet counts it.
+ * Its ServiceAccount, a ClusterRole on gizmos and gizmos/finalizers (or on `serves`) bound to it (named after the
+ * namespace, so tests do not share one), and its Deployment with a pod whose status is written Ready, so the
+ * ReplicaSet counts it.
  */
-export async function deployOperator(ns: string): Promise<void> {
+export async function deployOperator(
+  ns: string,
+  serves: { group: string; resource: string } = { group: GROUP, resource: 'gizmos' },
+): Promise<void> {
   const role = `gizmo-operator-${ns}`;
   await apply(
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: ns, name: 'gizmo-operator' } },
@@ -36,8 +40,8 @@ export async function deployOperator(ns: string): Promise<void> {
       metadata: { name: role },
       rules: [
         {
-          apiGroups: [GROUP],
-          resources: ['gizmos', 'gizmos/finalizers'],
+          apiGroups: [serves.group],
+          resources: [serves.resource, `${serves.resource}/finalizers`],
           verbs: ['get', 'list', 'watch', 'update', 'patch'],
         },
       ],

@@ -1,4 +1,4 @@
-/** Certificates and keys for a throwaway control plane, made with the openssl CLI (present wherever Go binaries run). */
+/** Certificates and keys for a throwaway control plane and for a webhook a test serves, made with the openssl CLI (present wherever Go binaries run). */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,5 +99,38 @@ export function generatePki(dir: string): Pki {
     frontProxyCaCert: p('front-proxy-ca.crt'),
     proxyClientCert: p('front-proxy-client.crt'),
     proxyClientKey: p('front-proxy-client.key'),
+  };
+}
+
+/** Paths of a webhook's own CA and serving pair, for a server the test runs on loopback. */
+export interface ServingPki {
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+}
+
+/**
+ * A CA and a serving certificate for 127.0.0.1 signed by it, made with the openssl CLI: what an admission webhook a test
+ * serves on loopback presents, with the CA as its configuration's `caBundle`.
+ */
+export function servingPki(dir: string): ServingPki {
+  selfSignedCa(dir, 'webhook-ca', 'webhook-ca');
+  signed(
+    dir,
+    'webhook',
+    'webhook-ca',
+    '127.0.0.1',
+    [
+      'basicConstraints=CA:FALSE',
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage=serverAuth',
+      'subjectAltName=IP:127.0.0.1',
+      '',
+    ].join('\n'),
+  );
+  return {
+    caCert: join(dir, 'webhook-ca.crt'),
+    serverCert: join(dir, 'webhook.crt'),
+    serverKey: join(dir, 'webhook.key'),
   };
 }

@@ -6,7 +6,7 @@ import { fleetCauses, fleetScript } from '../../src/report/fleet-causes.js';
 import { renderFleetComment } from '../../src/report/fleet-comment.js';
 import { fleetJson } from '../../src/report/fleet-json.js';
 import { renderFleetSummary } from '../../src/report/fleet-markdown.js';
-import { fleetOutputsOf } from '../../src/report/fleet-outputs.js';
+import { fleetOutputsOf, shellSafeJson } from '../../src/report/fleet-outputs.js';
 import { clusterReport } from '../helpers/fleet.js';
 import { assertWellFormed } from '../helpers/harness.js';
 
@@ -110,6 +110,30 @@ describe('the fleet at scale: 50 clusters × 200 namespaces', () => {
       now: 0,
     });
     expect(Object.keys(JSON.parse(fleetOutputsOf(odd, '').clusters))).toEqual(['__proto__']);
+  });
+
+  test('the clusters output holds no character a shell reads: every other is a \\u escape, the same JSON', () => {
+    // Two reports of one name from two servers are told apart as `default (host:port)`: a space and parentheses.
+    const two = mergeFleet({
+      expected: [],
+      found: ['a', 'b'].map((h) => ({
+        source: `${h}.json`,
+        checked: { report: clusterReport('default', { server: `${h}.example.com:6443` }) },
+      })),
+      failOn: 'leaked',
+      context: {},
+      now: 0,
+    });
+    const out = fleetOutputsOf(two, '').clusters;
+    expect(out).toMatch(/^[A-Za-z0-9{}[\]":,._/@+\\-]+$/);
+    expect(out).toContain('"default\\u0020\\u0028a.example.com:6443\\u0029"');
+    expect(Object.keys(JSON.parse(out))).toEqual([
+      'default (a.example.com:6443)',
+      'default (b.example.com:6443)',
+    ]);
+    expect(shellSafeJson({ "x'$(id)`;|&<>é": ['\n"\\'] })).toBe(
+      '{"x\\u0027\\u0024\\u0028id\\u0029\\u0060\\u003b\\u007c\\u0026\\u003c\\u003e\\u00e9":["\\n\\"\\\\"]}',
+    );
   });
 });
 

@@ -109,18 +109,20 @@ describe('cluster text is rendered safely', () => {
 });
 
 describe('outputs', () => {
-  test('deleted and stuck are JSON arrays of names', () => {
+  test('deleted, stuck and refused are JSON arrays of names', () => {
     const r = report([
       target({ name: 'a', outcome: 'gone' }),
       target({ name: 'b', outcome: 'already-gone' }),
       target({ name: 'c', outcome: 'stuck' }),
       target({ name: 'd', outcome: 'active' }),
+      target({ name: 'team-a', outcome: 'refused', missingLabel: 'preview.example.com/pr' }),
     ]);
     expect(outputsOf(r, '/tmp/r.json')).toEqual({
       result: 'stuck',
       deleted: '["a","b"]',
       stuck: '["c","d"]',
       forced: '[]',
+      refused: '["team-a"]',
       report: '/tmp/r.json',
     });
   });

@@ -34,8 +34,8 @@ const report = (targets: TargetReport[]): RunReport =>
 
 const HOSTILE =
   'a note with <b>tags</b>, &amp; an escape \u001b[31mred\u001b[0m and\n::error::a workflow command';
-/** How the hostile note shows: as typed, on one line, `::` broken. */
-const HOSTILE_SHOWN = /a note with <b>tags<\/b>, &amp; an escape/;
+/** How the hostile note shows: as typed, on one line, `::` broken (in its row, and in full below the table). */
+const HOSTILE_SHOWN = /a note with <b>tags<\/b>, &amp; an escape/g;
 const many = report([
   target('pr-7', { outcome: 'stuck', terminatingForMs: 300_000, findings: [leaked('pr-7')] }),
   target('pr-8', { outcome: 'stuck', terminatingForMs: 290_000, findings: [leaked('pr-8')] }),
@@ -76,13 +76,33 @@ describe('the terminal rendering', () => {
     expect(lines.slice(loop).find((l) => l.trim() === 'done')).toBeDefined();
   });
 
-  test('the owner labels go on a line under their row, not among the reasons; 80 columns hold it all', () => {
+  test('one line per namespace, the name first (awk $1); a reason cut there is said in full below unless a cause says it', () => {
     const lines = renderText(many, { width: 80, color: false }).split('\n');
     expect(lines.filter((l) => cells(l) > 80)).toEqual([]);
-    const at = lines.findIndex((l) => l.startsWith('pr-7 '));
-    const next = lines.slice(at + 1).findIndex((l) => !/^\s{10,}\S/.test(l));
-    expect(lines[at + 1 + next]).toBe('  preview.example.com/pr=7');
-    expect(lines.join('\n')).not.toMatch(/\(preview\.example\.com\/pr=/);
+    const head = lines.findIndex((l) => l.startsWith('NAMESPACE'));
+    const end = lines.findIndex((l, i) => i > head && l === '');
+    const rows = lines.slice(head + 1, end).filter((l) => !l.startsWith('…'));
+    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual([
+      'pr-9',
+      'pr-7',
+      'pr-8',
+      ...Array.from({ length: 10 }, (_, i) => `pr-${100 + i}`),
+    ]);
+    expect(lines.join('\n')).not.toContain('preview.example.com/pr=7');
+    const full = lines.indexOf('Why, in full');
+    expect(full).toBe(end + 1);
+    expect(lines[full + 1]).toMatch(/^pr-9: a note with <b>tags<\/b>/);
+    // The stuck ones are cut too, but "Fix first" says their verdict in full.
+    expect(lines.slice(full + 1).filter((l) => /^pr-[78]: /.test(l))).toEqual([]);
+  });
+
+  test('--show-labels: a LABELS column, last and whole, as kubectl prints it', () => {
+    const lines = renderText(many, { width: 80, color: false, showLabels: true }).split('\n');
+    const head = lines.findIndex((l) => l.startsWith('NAMESPACE'));
+    expect(lines[head]).toMatch(/^NAMESPACE\s+OUTCOME\s+FOR\s+WHY\s+LABELS$/);
+    const row = lines.find((l) => l.startsWith('pr-7 '))!;
+    expect(row).toMatch(/ preview\.example\.com\/pr=7$/);
+    expect(row.split(/\s+/)[0]).toBe('pr-7');
   });
 
   test('cluster text is inert: tags shown as typed, escape codes made visible, line breaks made spaces', () => {
@@ -130,5 +150,55 @@ describe('the terminal rendering', () => {
     expect(coloured).toContain('\u001b[');
     // eslint-disable-next-line no-control-regex
     expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
+  });
+});
+
+describe('what the identity could not read, on stdout', () => {
+  const generic: Finding = {
+    id: 'controller-conditions',
+    severity: 'warning',
+    cause: 'controller-conditions:remaining',
+    summary: 'Namespace controller on pr-7: remaining: 1 kialis.kiali.io',
+    evidence: [],
+    remedy: { commands: [] },
+    leaked: false,
+    generic: true,
+  };
+  const unknownOwner: Finding = {
+    ...leaked('pr-8'),
+    id: 'finalizer-owner-gone',
+    verdict: 'unknown',
+    summary: 'kiali.io/finalizer on kialis.kiali.io/kiali: whether its controller runs is unknown',
+  };
+  const unread = [{ what: 'list kialis.kiali.io', error: '403 Forbidden: kialis.kiali.io is forbidden' }];
+
+  test('each read that failed, by namespace, and the verdicts it leaves unknown', () => {
+    const text = renderText(
+      report([
+        target('pr-7', { outcome: 'stuck', findings: [generic], unread }),
+        target('pr-8', { outcome: 'stuck', findings: [unknownOwner], unread }),
+      ]),
+      { width: 120, color: false },
+    );
+    const lines = text.split('\n');
+    const at = lines.indexOf('Not read, so unknown to this diagnosis');
+    expect(at).toBeGreaterThan(lines.indexOf('Fix first'));
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      'pr-7: list kialis.kiali.io — 403 Forbidden: kialis.kiali.io is forbidden',
+      '  Unknown: what holds pr-7, and whether anything will release it: no finding names a culprit, only the namespace',
+      "    controller's words say what remains",
+      'pr-8: list kialis.kiali.io — 403 Forbidden: kialis.kiali.io is forbidden',
+    ]);
+    expect(lines[at + 5]).toBe(
+      '  Unknown: kiali.io/finalizer on kialis.kiali.io/kiali: whether its controller runs is unknown',
+    );
+  });
+
+  test('everything read: no such block', () => {
+    const text = renderText(report([target('pr-7', { outcome: 'stuck', findings: [generic] })]), {
+      width: 120,
+      color: false,
+    });
+    expect(text).not.toContain('Not read');
   });
 });

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { actionlint } from '../../scripts/actionlint.js';
-import { lintWorkflow, pinProblem, supplyChainProblems } from '../../scripts/workflow-lint.js';
+import {
+  lintWorkflow,
+  pinProblem,
+  runExpressionProblems,
+  supplyChainProblems,
+} from '../../scripts/workflow-lint.js';
 
 const SHA = 'a2bbfa25375fe432b6a289bc6b6cd05ecd0c4c32';
 
@@ -85,6 +90,45 @@ describe('supplyChainProblems', () => {
   });
 });
 
+describe('runExpressionProblems', () => {
+  test.each([
+    {
+      name: "a step's output",
+      run: "      - run: echo '${{ steps.merge.outputs.clusters }}' | jq .\n",
+      col: 20,
+    },
+    { name: 'event text', run: '      - run: echo "${{ github.event.pull_request.title }}"\n', col: 20 },
+    {
+      name: 'an output in a block script, on its second line',
+      run: "      - run: |\n          set -x\n          test '${{ steps.t.outputs.result }}' = stuck\n",
+      col: 17,
+    },
+    {
+      name: 'an outcome (a fixed word: refused all the same)',
+      run: '      - run: test "${{ steps.t.outcome }}" = failure\n',
+      col: 20,
+    },
+  ])('refuses $name, where it is', ({ run, col }) => {
+    const problems = runExpressionProblems('w.yml', workflow(run));
+    expect(problems).toEqual([expect.objectContaining({ column: col, kind: 'run-expression' })]);
+    expect(problems[0]!.message).toMatch(/^\$\{\{ .+ \}\} inside run: pass it through env:/);
+  });
+
+  test('the same through env: passes; ${{ }} in a name, with: or env: is not a script', () => {
+    const steps =
+      '      - name: Check ${{ matrix.k }}\n' +
+      '        env:\n          CLUSTERS: ${{ steps.merge.outputs.clusters }}\n' +
+      '        run: printf \'%s\\n\' "$CLUSTERS" | jq .\n';
+    expect(runExpressionProblems('w.yml', workflow(steps))).toEqual([]);
+  });
+
+  test('a composite action is checked too', () => {
+    const action =
+      "name: a\ndescription: d\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: echo '${{ inputs.x }}'\n";
+    expect(runExpressionProblems('action.yml', action)).toEqual([expect.objectContaining({ line: 7 })]);
+  });
+});
+
 describe('lintWorkflow with actionlint', () => {
   test("reports actionlint's findings and the moving tag together", async () => {
     const text = workflow(
@@ -96,6 +140,7 @@ describe('lintWorkflow with actionlint', () => {
       [5, 'permissions'],
       [11, 'expression'],
       [10, 'pin'],
+      [11, 'run-expression'],
     ]);
     expect(problems[0]?.message).toContain('unknown permission scope "wiki"');
     expect(problems[1]?.message).toContain('potentially untrusted');
@@ -131,10 +176,23 @@ describe('npm run lint:workflows', () => {
     expect(failed?.stderr).toContain(`${file}:9:15: "actions/setup-node@v7" is not pinned`);
   });
 
+  test("fails on a step's output inside run:, naming the line", async () => {
+    const file = join(dir, 'output.yml');
+    writeFileSync(file, workflow("      - run: echo '${{ steps.merge.outputs.clusters }}' | jq .\n"));
+    const failed = await run('npx', ['tsx', 'scripts/lint-workflows.ts', file]).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain(`${file}:9:20: \${{ steps.merge.outputs.clusters }} inside run:`);
+  });
+
   test('passes the same workflow pinned by SHA', async () => {
     const file = join(dir, 'pinned.yml');
     writeFileSync(file, workflow(`      - uses: actions/setup-node@${SHA} # v7.0.0\n`));
     const { stdout } = await run('npx', ['tsx', 'scripts/lint-workflows.ts', file]);
-    expect(stdout).toContain('1 workflow file(s): actionlint and the pinning and permissions rules pass.');
+    expect(stdout).toContain(
+      '1 workflow file(s): actionlint and the pinning, permissions and run-expression rules pass.',
+    );
   });
 });

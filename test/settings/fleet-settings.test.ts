@@ -5,11 +5,12 @@ import { DEFAULT_REPORTS_DIR, readMergeSettings } from '../../src/settings/merge
 import { readSettings } from '../../src/settings/settings.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { actionTables, MERGE_MARKERS, readAction } from '../../scripts/action-table.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const reader =
   (inputs: Record<string, string>) =>
   (name: string): string =>
-    inputs[name] ?? '';
+    ({ ...UNFENCED, ...inputs })[name] ?? '';
 
 /** The ConfigError `fn` throws (the test fails when it throws nothing or something else). */
 function configError(fn: () => unknown): ConfigError {
@@ -32,6 +33,13 @@ describe('cluster-name', () => {
     { name: 'a line break', given: 'eu\nus', want: 'a control character or a line break' },
     { name: 'an escape sequence', given: 'eu\u001b[31m', want: 'a control character' },
     { name: 'too long', given: 'x'.repeat(101), want: 'at most 100 are allowed' },
+    {
+      name: 'a name a shell would run',
+      given: "eu'$(touch x)'",
+      want: `it holds "'" at character 3; allowed: letters, digits and . _ : / @ + -`,
+    },
+    { name: 'a space', given: 'eu dev', want: 'it holds " " at character 3' },
+    { name: 'a leading dash', given: '-eu', want: 'it starts with "-"' },
   ])('refuses $name, naming the input', ({ given, want }) => {
     const e = configError(() => readClusterName(given, 'cluster-name'));
     expect(e.input).toBe('cluster-name');
@@ -60,6 +68,7 @@ describe('the clusters list', () => {
     { name: 'an entry without a name', given: '[{"context": "eu"}]', want: 'entry 1 of the JSON list' },
     { name: 'a name twice', given: 'eu\neu', want: 'names cluster "eu" twice' },
     { name: 'a name with a control character', given: '["eu\\u0007"]', want: 'cannot name a cluster' },
+    { name: 'a name with a quote', given: "eu, us'", want: `"us'" cannot name a cluster: it holds "'"` },
   ])('refuses $name, naming the input', ({ given, want }) => {
     const e = configError(() => readClusterList(given, 'clusters'));
     expect(e.input).toBe('clusters');

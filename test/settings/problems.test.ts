@@ -1,11 +1,12 @@
 import { readSettings } from '../../src/settings/settings.js';
 import { InputProblems, type Naming } from '../../src/settings/naming.js';
 import { ConfigError } from '../../src/shared/errors.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const reader =
   (given: Record<string, string>) =>
   (name: string): string =>
-    given[name] ?? '';
+    ({ ...UNFENCED, ...given })[name] ?? '';
 
 function refusal(given: Record<string, string>, naming?: Naming): ConfigError {
   try {

@@ -1,10 +1,11 @@
 import { readSettings, type Settings } from '../../src/settings/settings.js';
 import { ConfigError } from '../../src/shared/errors.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const reader =
   (inputs: Record<string, string>) =>
   (name: string): string =>
-    inputs[name] ?? '';
+    ({ ...UNFENCED, ...inputs })[name] ?? '';
 
 describe('readSettings', () => {
   test('force on with nothing allowed is a warning, not an error', () => {
@@ -76,6 +77,8 @@ describe('readSettings', () => {
       expect: { timeoutMs: 5_400_000 },
     },
     { name: 'fail-on stuck', given: { namespaces: 'a', 'fail-on': 'stuck' }, expect: { failOn: 'stuck' } },
+    { name: 'wait settled by default', given: { namespaces: 'a' }, expect: { wait: 'settled' } },
+    { name: 'wait timeout', given: { namespaces: 'a', wait: 'timeout' }, expect: { wait: 'timeout' } },
     {
       name: 'custom resources first by default, with half the timeout for them',
       given: { namespaces: 'a', timeout: '5m' },
@@ -211,6 +214,11 @@ describe('readSettings', () => {
       name: 'force-after longer than timeout',
       given: { namespaces: 'a', force: 'on', 'force-finalizers': 'x/*', timeout: '2m', 'force-after': '5m' },
       message: /"force-after" is 5m 00s, longer than "timeout" \(2m 00s\)/,
+    },
+    {
+      name: 'unknown wait',
+      given: { namespaces: 'a', wait: 'forever' },
+      message: /Input "wait" is "forever"; allowed: settled, timeout\./,
     },
     {
       name: 'unknown teardown-order',

@@ -20,12 +20,14 @@ import {
   TOKEN,
 } from '../github/helpers.js';
 import { FAST } from '../helpers/harness.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const REPO = '/repos/acme/shop';
 const COMMENT_ID = 9001;
 
 /** A `/teardown` comment by `login` on pull request 42, as readRunContext reads it from the event. */
 const comment = (login: string, more: Partial<CommentEvent> = {}): CommentEvent => ({
+  kind: 'issue_comment',
   id: COMMENT_ID,
   action: 'created',
   login,
@@ -67,6 +69,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
 
   async function run(context: RunContext, inputs: Record<string, string> = {}): Promise<RunReport> {
     const all: Record<string, string> = {
+      ...UNFENCED,
       namespaces: 'pr-42',
       'github-token': TOKEN,
       'keep-label': 'keep-preview',
@@ -95,7 +98,16 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
     }
   }
 
-  const onPr = (c: CommentEvent): RunContext => ({ comment: c, pullRequest: { number: 42 } });
+  const onPr = (c: CommentEvent): RunContext => ({
+    event: { name: 'issue_comment', action: c.action },
+    comment: c,
+    pullRequest: { number: 42 },
+  });
+  /** A `pull_request` event with action `closed` on pull request 42. */
+  const closed: RunContext = {
+    event: { name: 'pull_request', action: 'closed' },
+    pullRequest: { number: 42 },
+  };
   const writes = (): string[] =>
     cluster.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 
@@ -196,7 +208,11 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
   ])('$name: no GitHub call, no cluster call, nothing deleted, no answer', async ({ given, why }) => {
     // nock answers nothing here: any GitHub request would fail the run, and none is made.
     const c = comment(given.login ?? 'alice', given);
-    const report = await run({ comment: c, ...(c.onPullRequest ? { pullRequest: { number: 42 } } : {}) });
+    const report = await run({
+      event: { name: 'issue_comment', action: c.action },
+      comment: c,
+      ...(c.onPullRequest ? { pullRequest: { number: 42 } } : {}),
+    });
     expect(report.result).toBe('skipped');
     expect(report.lifecycle).toEqual({ skipped: { why: expect.stringMatching(why) } });
     expect(cluster.requests).toEqual([]);
@@ -227,7 +243,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
         200,
         pull(42, { state: 'closed', closed_at: '2026-11-22T12:00:00Z', labels: [{ name: 'Keep-Preview' }] }),
       );
-    const report = await run({ pullRequest: { number: 42 } });
+    const report = await run(closed);
     scope.done();
     expect(report.result).toBe('skipped');
     expect(report.lifecycle?.skipped?.keptBy).toEqual({ label: 'keep-preview', pr: 42 });
@@ -237,7 +253,7 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
 
   test('pull_request closed, the pull request cannot be read: its preview is kept', async () => {
     const scope = github().get(`${REPO}/pulls/42`).times(4).reply(502, 'upstream error');
-    const report = await run({ pullRequest: { number: 42 } });
+    const report = await run(closed);
     scope.done();
     expect(report.result).toBe('skipped');
     expect(report.lifecycle?.skipped?.why).toMatch(
@@ -253,14 +269,14 @@ describe('a teardown asked for in a comment, and the keep label of the pull requ
     const scope = github()
       .get(`${REPO}/pulls/42`)
       .reply(200, pull(42, { state: 'closed', closed_at: '2026-11-22T12:00:00Z', labels: [] }));
-    const report = await run({ pullRequest: { number: 42 } });
+    const report = await run(closed);
     scope.done();
     expect(report.targets.map((t) => [t.name, t.outcome])).toEqual([['pr-42', 'gone']]);
     expect(report.lifecycle).toBeUndefined();
   });
 
   test('keep-label empty: the pull request is not asked about', async () => {
-    const report = await run({ pullRequest: { number: 42 } }, { 'keep-label': '' });
+    const report = await run(closed, { 'keep-label': '' });
     expect(report.targets.map((t) => [t.name, t.outcome])).toEqual([['pr-42', 'gone']]);
   });
 });
@@ -278,7 +294,9 @@ describe('the comment event read from the runner', () => {
       GITHUB_EVENT_PATH: path,
       GITHUB_REPOSITORY: 'acme/shop',
     });
+    expect(context.event).toEqual({ name: 'issue_comment', action: 'created' });
     expect(context.comment).toEqual({
+      kind: 'issue_comment',
       id: 7,
       action: 'created',
       login: 'mallory',
@@ -324,7 +342,7 @@ describe('the answer on the comment', () => {
     await answerComment(
       'the summary',
       { repo: { owner: 'acme', repo: 'shop' }, number: 42 },
-      { id: COMMENT_ID, ok },
+      { id: COMMENT_ID, kind: 'issue_comment', ok },
       async () => gh,
       logger,
       new SkipClock(),

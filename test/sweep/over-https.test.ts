@@ -208,7 +208,9 @@ describe('sweep: GitHub through nock, the cluster through the fake API server', 
     expect(summary).toMatch(/^#### Chosen to go \(\d+\)$/m);
     expect(summary).toMatch(/^#### Kept \(\d+\)$/m);
     const settings = summary.trimEnd().split('\n').at(-1)!;
-    expect(settings).toMatch(/^<sub>result <code>\w+<\/code> · sweep on · delete true · /);
+    expect(settings).toMatch(
+      /^<sub>result <code>\w+<\/code> · sweep on · target-label <code>preview\.example\.com\/pr<\/code> · delete true · /,
+    );
     expect(settings).not.toContain(' ·  · ');
   });
 

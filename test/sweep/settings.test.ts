@@ -1,4 +1,5 @@
 import { readSettings } from '../../src/settings/settings.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 const SWEEP = {
   sweep: 'plan',
@@ -9,7 +10,7 @@ const SWEEP = {
 const reader =
   (given: Record<string, string | undefined>) =>
   (name: string): string =>
-    given[name] ?? '';
+    ({ ...UNFENCED, ...given })[name] ?? '';
 
 describe('sweep and PR comment inputs', () => {
   test.each([
@@ -131,13 +132,31 @@ describe('lifecycle inputs', () => {
         keepLabel: 'keep-preview',
         maxAgeMs: undefined,
         command: '/teardown',
+        allowEvents: [],
         gitopsOwners: 'report',
       },
     },
     {
       name: 'keep-label empty: no label keeps',
       given: { namespaces: 'a' },
-      expect: { keepLabel: undefined, maxAgeMs: undefined, command: '/teardown', gitopsOwners: 'report' },
+      expect: {
+        keepLabel: undefined,
+        maxAgeMs: undefined,
+        command: '/teardown',
+        allowEvents: [],
+        gitopsOwners: 'report',
+      },
+    },
+    {
+      name: 'allow-events: names separated by commas, spaces or lines, each once',
+      given: { namespaces: 'a', 'allow-events': 'push, pull_request\nworkflow_run push' },
+      expect: {
+        keepLabel: undefined,
+        maxAgeMs: undefined,
+        command: '/teardown',
+        allowEvents: ['push', 'pull_request', 'workflow_run'],
+        gitopsOwners: 'report',
+      },
     },
     {
       name: 'max-age in days, with the sweep',
@@ -146,6 +165,7 @@ describe('lifecycle inputs', () => {
         keepLabel: undefined,
         maxAgeMs: 7 * 86_400_000,
         command: '/preview-down',
+        allowEvents: [],
         gitopsOwners: 'delete',
       },
     },
@@ -183,6 +203,20 @@ describe('lifecycle inputs', () => {
       given: { namespaces: 'a', 'comment-command': 'teardown' },
       input: 'comment-command',
       message: /^Input "comment-command" is "teardown"; allowed: a slash and a lower-case word/,
+    },
+    {
+      name: 'allow-events naming a comment event',
+      given: { namespaces: 'a', 'allow-events': 'push, pull_request_review_comment' },
+      input: 'allow-events',
+      message:
+        /^Input "allow-events" names "pull_request_review_comment"; allowed: GitHub event names, e\.g\. push, but no comment event: a comment always needs its author's write access/,
+    },
+    {
+      name: 'allow-events not an event name',
+      given: { namespaces: 'a', 'allow-events': 'Push;rm' },
+      input: 'allow-events',
+      message:
+        /^Input "allow-events" names "Push;rm"; allowed: GitHub event names, e\.g\. push, separated by commas or spaces\.$/,
     },
   ])('$name', ({ given, input, message }) => {
     expect(() => readSettings(reader(given))).toThrow(

@@ -1,8 +1,9 @@
 import { readSettings } from '../../src/settings/settings.js';
 import { failedReport } from '../../src/teardown/run-teardown.js';
 import { FakeClock } from '../helpers/clock.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
-const settings = readSettings((name) => (name === 'namespaces' ? 'preview-7' : ''));
+const settings = readSettings((name) => ({ ...UNFENCED, namespaces: 'preview-7' })[name] ?? '');
 
 describe('the report of a run that failed as a whole', () => {
   test('its times come from the clock the run was given, like every other report', async () => {

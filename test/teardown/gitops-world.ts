@@ -8,6 +8,7 @@ import type { RunReport } from '../../src/model/run.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RecordingLogger, systemClock } from '../../src/shared/ports.js';
 import { FakeCluster, FAST, GITOPS_TYPES, type GitOpsFlavour } from '../fake-apiserver/index.js';
+import { UNFENCED } from '../helpers/inputs.js';
 
 /** The owner type of a GitOps flavour, as a GVR. */
 export const gvr = (f: GitOpsFlavour): { group: string; version: string; resource: string } => ({
@@ -41,7 +42,13 @@ export async function run(
   const kube = createKube(kc);
   const logger = new RecordingLogger();
   try {
-    const all: Record<string, string> = { namespaces: 'pr-5', timeout: '20s', 'fail-on': 'stuck', ...inputs };
+    const all: Record<string, string> = {
+      ...UNFENCED,
+      namespaces: 'pr-5',
+      timeout: '20s',
+      'fail-on': 'stuck',
+      ...inputs,
+    };
     const report = await runEngine(
       readSettings((n) => all[n] ?? ''),
       {

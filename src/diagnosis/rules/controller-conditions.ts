@@ -25,7 +25,7 @@ export function controllerConditions(s: Snapshot, parsed: ParsedConditions): Fin
     }));
   const parts = summaryParts(parsed);
   let severity: Severity = severityOf(parsed);
-  let note = 'These are the namespace controller’s own words; the other findings name the culprits.';
+  let note = ownWords(s.readErrors);
   const age = secondsBetween(ns.deletionTimestamp, s.takenAt);
   if (ns.conditions.length === 0) {
     parts.push('the namespace controller has written no condition yet');
@@ -48,6 +48,20 @@ export function controllerConditions(s: Snapshot, parsed: ParsedConditions): Fin
       generic: true,
     },
   ];
+}
+
+/**
+ * What the controller's words leave to the other findings: the culprits this run read, and when it could not read
+ * some types, that a culprit among them is unknown.
+ */
+function ownWords(unread: Snapshot['readErrors']): string {
+  if (unread.length === 0)
+    return 'These are the namespace controller’s own words; the other findings name the culprits.';
+  const more = unread.length > 1 ? ` and ${unread.length - 1} more` : '';
+  return (
+    `These are the namespace controller’s own words. This run could not read ${unread[0]!.what}${more}: a culprit ` +
+    'there, and whether anything will release it, is unknown to it; the other findings name only what it read.'
+  );
 }
 
 function severityOf(p: ParsedConditions): Severity {

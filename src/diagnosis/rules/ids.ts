@@ -17,6 +17,7 @@ export const RULE_IDS = [
   'spec-finalizers',
   'will-recreate',
   'still-broken',
+  'finalizer-put-back',
   'still-progressing',
 ] as const;
 

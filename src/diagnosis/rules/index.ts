@@ -32,6 +32,8 @@ const RULES: Record<RuleId, Rule> = {
   'will-recreate': willRecreateRule,
   // Found after the run, from fresh reads of what outlived the namespaces (teardown/outlives.ts), not from a snapshot.
   'still-broken': () => [],
+  // Found from the answers to this run's forced writes (force/put-back-finding.ts), not from a snapshot.
+  'finalizer-put-back': () => [],
   'still-progressing': stillProgressing,
 };
 
@@ -107,6 +109,11 @@ export const RULE_HELP: Record<RuleId, Help> = {
     title: 'Still broken after the run',
     explanation:
       'Read after the run: a failurePolicy Fail webhook or an APIService whose backend lived in a namespace this run deleted (or that a forced namespace was stuck on), or a policy binding whose parameter did, still refuses or fails everywhere. Never resolved by forcing: it fails the check under fail-on: leaked, with the command that clears it.',
+  },
+  'finalizer-put-back': {
+    title: 'Finalizer put back',
+    explanation:
+      'Read from the answers to this run’s forced writes: the server answered a write removing a finalizer (or /finalize emptying spec.finalizers) with it still there — a mutating admission webhook puts it back inside the request, and an identical object is not even stored. Names the webhook whose rules reach that write, where it is served and whether it is up (or the field manager managedFields name, or says it cannot tell); the write is tried once more at most, and the fix is that webhook, never removing the finalizer again.',
   },
   'still-progressing': {
     title: 'Still progressing',

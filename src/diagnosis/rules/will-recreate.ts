@@ -6,7 +6,7 @@ import { recreators, type GitOpsView } from '../actors/gitops.js';
 import type { Actor } from '../actors/index.js';
 import { shellCommand } from '../shell.js';
 import type { Finding } from '../../model/findings.js';
-import type { Snapshot } from '../types.js';
+import type { GitOpsOwner, Snapshot } from '../types.js';
 import type { RuleId } from './ids.js';
 import { actorRecord } from './owner-verdict.js';
 
@@ -44,20 +44,50 @@ function beyondNote(a: Actor, ns: string): string | undefined {
   return `${a.name} ${what}: suspending or deleting it would stop or remove what it applies there too; remove ${ns} from its source (the generator, the Git path) instead.`;
 }
 
+const SOURCE = 'The owner goes first: remove the preview from its source (the generator, the Git path)';
 const NOTE =
-  'The owner goes first: remove the preview from its source (the generator, the Git path), or delete the owner ' +
-  '(with prune it deletes what it applied, the namespace included) — deleting the namespace alone is undone at its ' +
-  'next reconcile.';
-const SUSPEND = 'Suspending it, as below, stops it from applying again until it is resumed.';
+  `${SOURCE}, or delete the owner (with prune it deletes what it applied, the namespace included) — deleting the ` +
+  'namespace alone is undone at its next reconcile.';
+const SUSPEND = 'Suspending it (the command above) stops it from applying again until it is resumed.';
 const UNDONE = 'Deleting the namespace alone is undone at its next reconcile.';
 
+/** Whether deleting `o` removes what it applied: Flux prune (unless its deletionPolicy orphans), Argo CD's finalizer. */
+function prunes(o: GitOpsOwner): boolean {
+  if (o.kind === 'Kustomization') return o.prune === true && o.deletionPolicy !== 'Orphan';
+  if (o.kind === 'HelmRelease') return true; // Helm uninstalls its release.
+  return (o.finalizers ?? []).some((f) => f.startsWith('resources-finalizer.argocd.argoproj.io'));
+}
+
+/**
+ * Why deleting the owner is no advice: it would remove cluster-scoped objects with it (a CRD takes every custom
+ * resource of its type, in every namespace), or what it would remove could not be read. Undefined when deleting it
+ * removes only what it applied inside namespaces, or nothing.
+ */
+function deleteReaches(a: Actor, owners: readonly GitOpsOwner[], ns: string): string | undefined {
+  const o = owners.find((x) => `${x.kind} ${x.namespace}/${x.name}` === a.name);
+  if (!o || !prunes(o)) return undefined;
+  if (o.clusterObjects === undefined)
+    return `what deleting ${a.name} would remove could not be read (${o.kind === 'HelmRelease' ? 'a Helm release keeps its manifest in a storage Secret' : 'its applied objects are not listed'})`;
+  const beyond = o.clusterObjects.filter((c) => !(c.kind === 'Namespace' && c.name === ns));
+  if (beyond.length === 0) return undefined;
+  const named = beyond.slice(0, 3).map((c) => `${c.kind} ${c.name}`);
+  const more = beyond.length > 3 ? ` and ${beyond.length - 3} more` : '';
+  return `deleting ${a.name} would also remove the cluster-scoped ${named.join(', ')}${more}, which it applied`;
+}
+
 /** The remedy's note: what stops the owners, after whatever keeps a command from stopping one. */
-function noteFor(actors: readonly Actor[], ns: string): string {
+function noteFor(actors: readonly Actor[], v: GitOpsView): string {
+  const ns = v.namespace.name;
   const stops = actors.some((a) => !a.beyond && !a.name.startsWith('ApplicationSet '));
   const beyond = actors.flatMap((a) => beyondNote(a, ns) ?? []);
   // Where every owner reaches further, deleting one is no advice either: only the source.
   if (beyond.length === actors.length) return [...beyond, UNDONE].join(' ');
-  return [...beyond, NOTE, ...(stops ? [SUSPEND] : [])].join(' ');
+  const reaches = actors.flatMap((a) => deleteReaches(a, v.gitops, ns) ?? []);
+  // Deleting an owner whose prune reaches outside the namespace is never offered.
+  const first = reaches.length
+    ? `${SOURCE}; do not delete the owner: ${reaches.join('; ')}. ${UNDONE}`
+    : NOTE;
+  return [...beyond, first, ...(stops ? [SUSPEND] : [])].join(' ');
 }
 
 /** Whether a finding of a target says a live owner brings it back. */
@@ -96,7 +126,7 @@ export function willRecreate(s: GitOpsView): Finding[] {
         verdict: 'will-recreate',
         summary: `namespace ${ns} will be recreated: ${lead.name} is alive and applies it again once it is gone`,
         causeSummary: `will be recreated: ${lead.name} is alive and applies it again once it is gone`,
-        remedy: { commands: live.map(stopCommand), note: noteFor(live, ns) },
+        remedy: { commands: live.map(stopCommand), note: noteFor(live, s) },
       },
     ];
   const word = unknown.length > 0 ? 'unknown' : 'down';
@@ -110,7 +140,7 @@ export function willRecreate(s: GitOpsView): Finding[] {
       severity: word === 'unknown' ? 'warning' : 'notice',
       verdict: word === 'unknown' ? 'unknown' : 'down',
       summary,
-      remedy: { commands: word === 'unknown' ? [stopCommand(lead)] : [], note: noteFor([lead], ns) },
+      remedy: { commands: word === 'unknown' ? [stopCommand(lead)] : [], note: noteFor([lead], s) },
     },
   ];
 }

@@ -1,13 +1,6 @@
 /** Raw API objects the actor model reads, turned into its small states; tolerant of missing fields. Pure. */
 import type { ComponentPod, GitOpsOwner, PolicyBindingState } from '../types.js';
-
-type Json = Record<string, unknown>;
-
-const obj = (v: unknown): Json =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const strs = (v: unknown): string[] => arr(v).flatMap((x) => (typeof x === 'string' ? [x] : []));
+import { arr, obj, str, strs, type Json } from './untrusted-json.js';
 
 /** A pod of kube-controller-manager or cloud-controller-manager: ready or not, and its `--cloud-provider`. */
 export function toComponentPod(o: unknown): ComponentPod {

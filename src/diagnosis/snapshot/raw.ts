@@ -14,15 +14,9 @@ import type {
   WebhookState,
   WorkloadState,
 } from '../types.js';
+import { arr, obj, str, strs, type Json } from './untrusted-json.js';
 
-type Json = Record<string, unknown>;
-
-const obj = (v: unknown): Json =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const strs = (v: unknown): string[] => arr(v).flatMap((x) => (typeof x === 'string' ? [x] : []));
 const meta = (o: unknown): Json => obj(obj(o).metadata);
 
 /** The condition of the given type in `status.conditions`. */
