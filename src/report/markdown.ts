@@ -11,6 +11,7 @@ import { renderSweep } from './sweep.js';
 import { renderOwners } from './lifecycle.js';
 import { renderCustomResources } from './prevention.js';
 import { renderPredictions } from './prevention-predictions.js';
+import { renderPlan } from './plan-md.js';
 import { ownerLabels } from './owner-labels.js';
 import { recreatesIt } from '../diagnosis/index.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
@@ -121,7 +122,10 @@ export function renderSummary(
   const limit = Math.min(opts.limit ?? SUMMARY_BUDGET, SUMMARY_LIMIT);
   const b = new Budget(limit - 2_000);
   b.add(renderHeadline(report));
-  if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
+  // Plan mode: the plan is the first screen, its predicted hangs among it.
+  const plan = renderPlan(report);
+  if (plan) b.add(plan);
+  else if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
   if (!b.add(renderOwners(report))) b.cut.push('the GitOps owners');
   // A namespace a live owner applies again is not folded away as gone.

@@ -6,6 +6,7 @@ import { renderSummary } from '../../src/report/markdown.js';
 import { outputsOf } from '../../src/report/outputs.js';
 import { renderText } from '../../src/report/text.js';
 import { FakeCluster, FAST } from '../fake-apiserver/index.js';
+import { applicationBody, GITOPS_TYPES, kustomizationBody } from '../fake-apiserver/index.js';
 import { dryRunAsServerReadsIt, stored, targetOf } from '../helpers/cluster-state.js';
 import { runEngine } from '../helpers/harness.js';
 
@@ -122,13 +123,44 @@ describe('plan mode against the fake API server', () => {
     expect(report.failures).toContain(
       'the server would refuse 2 write(s): delete namespaces/pr-3, delete namespaces/pr-4',
     );
+    // The first screen of the summary is the plan: the refusals, the order, the predicted hangs, before any table.
     const summary = renderSummary(report);
-    expect(summary).toContain('Admission would refuse');
-    expect(summary).toContain(`admission webhook <code>${NS_WEBHOOK}</code>`);
-    expect(summary).toContain('ValidatingAdmissionPolicy <code>freeze-namespaces</code>');
-    // The same run with the webhook's and the policy's conditions gone: no refusal, the check passes on that.
-    const text = renderText(report, { width: 100, color: false });
-    expect(text).toContain('would be refused');
+    const plain = summary
+      .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))
+      .replace(/&quot;/g, '"');
+    const firstScreen = plain.slice(0, plain.indexOf('### Still there'));
+    expect(firstScreen).toContain('### The plan (dry run: nothing was changed)');
+    expect(firstScreen).toContain('#### ⛔ Admission would refuse (2)');
+    expect(firstScreen).toContain(
+      `- delete namespaces/pr-3: refused (403) by admission webhook ${NS_WEBHOOK}\n`,
+    );
+    expect(firstScreen).toContain(
+      '- delete namespaces/pr-4: refused (422) by ValidatingAdmissionPolicy freeze-namespaces',
+    );
+    expect(firstScreen).toContain('namespaces labelled keep=true are kept');
+    expect(firstScreen).toMatch(
+      /\d\. pr-1: DELETE accepted \(dry run\)\n {3}- first 2 custom resource\(s\) whose controller runs: widgets\.widgets\.acme\.io\/w0, widgets\.widgets\.acme\.io\/w1/,
+    );
+    expect(firstScreen).toContain('#### 🔮 Predicted to hang (1): predictions, nothing was deleted');
+    expect(firstScreen).toContain('- pr-2: predicted to hang: leak of gadgets.acme.io/cleanup');
+    expect(firstScreen).toContain(
+      '   - forcing (prediction): would remove gadgets.acme.io/cleanup from 1 object',
+    );
+    // The text output says the same, before its table.
+    const text = renderText(report, { width: 80, color: false });
+    const head = text.slice(0, text.indexOf('NAMESPACE'));
+    expect(head).toContain('Plan (dry run): every write was sent with dryRun=All; nothing was changed.');
+    expect(head).toContain('Admission would refuse (2)\n');
+    expect(head).toContain('- delete namespaces/pr-3: refused (403) by admission webhook');
+    expect(head).toContain('The namespace DELETEs, in the order the run sends them');
+    expect(head).toContain('Predicted to hang (1): predictions, nothing was deleted');
+    expect(text.split('\n').every((l) => l.length <= 80)).toBe(true);
+    // A run that writes shows no plan.
+    const wrote = renderText(
+      { ...report, settings: { ...report.settings, dryRun: undefined } },
+      { width: 80, color: false },
+    );
+    expect(wrote).not.toContain('Plan (dry run)');
   });
 
   test('custom resources first: dry-run DELETEs of the widgets whose operator runs, none waited for', async () => {
@@ -186,4 +218,42 @@ describe('plan mode against the fake API server', () => {
     expect(report.result).toBe('planned');
     expect(targetOf(report, 'pr-3').plan!.delete!.answer).toBe('refused');
   });
+
+  test.each([
+    ['flux', 'suspend'],
+    ['flux', 'delete'],
+    ['argo', 'suspend'],
+  ] as const)(
+    'GitOps owners (%s, %s): a dry-run write, the owner unchanged, what it would do said',
+    async (flavour, policy) => {
+      cluster = new FakeCluster({ controller: FAST });
+      cluster.addNamespace('pr-5');
+      cluster.addGitOps(flavour);
+      const t = GITOPS_TYPES[flavour];
+      const body =
+        flavour === 'argo'
+          ? applicationBody({ name: 'preview-5', namespace: 'pr-5', resources: 2 })
+          : kustomizationBody({ name: 'preview-web-5', namespaces: ['pr-5'], objectsPerNamespace: 2 });
+      cluster.addObject({ group: t.group, version: t.version, resource: t.plural }, body);
+      const { kubeconfig } = await cluster.start();
+      const before = JSON.stringify(stored(cluster));
+      const { report } = await runEngine(kubeconfig, {
+        namespaces: 'pr-5',
+        'dry-run': 'true',
+        'gitops-owners': policy,
+        timeout: '20s',
+      });
+      const owner = cluster.requests.filter((r) => r.method !== 'GET' && r.path.includes(`/${t.plural}/`));
+      expect(owner.map((r) => r.method)).toEqual([policy === 'suspend' ? 'PATCH' : 'DELETE']);
+      for (const w of cluster.requests.filter((r) => r.method !== 'GET'))
+        expect(dryRunAsServerReadsIt(w)).toBe(true);
+      expect(JSON.stringify(stored(cluster))).toBe(before);
+      const action = report.lifecycle!.owners![0]!;
+      expect(action.note).toContain(
+        `the server accepted the ${policy === 'suspend' ? 'PATCH' : 'DELETE'} (dry run)`,
+      );
+      expect(action.outcome).not.toMatch(/^(suspended|deleted)$/);
+      expect(report.result).toBe('planned');
+    },
+  );
 });
