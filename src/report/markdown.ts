@@ -105,7 +105,7 @@ function settingsLine(report: RunReport): string {
   const parts = [`result <code>${report.result}</code>`, targets.join(' + ')].filter(Boolean);
   const wait = s.wait ? ` · wait ${s.wait}` : '';
   const fence = s.targetLabel ? ` · target-label <code>${md(s.targetLabel, 120)}</code>` : '';
-  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
+  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete}${s.dryRun ? ' · dry-run true' : ''} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
 /**
@@ -133,7 +133,8 @@ export function renderSummary(
   const present = report.targets.filter((t) => (!GONE.has(t.outcome) && t.outcome !== 'forced') || back(t));
   const numbers = causeNumbers(report);
   if (present.length) {
-    b.add(`### Still there (${present.length})`);
+    // In plan mode nothing was deleted: every target is still there, as planned.
+    b.add(`### ${plan ? 'Targets' : 'Still there'} (${present.length})`);
     b.table(
       'rows of the table of namespaces still there',
       ['| Namespace | Owner | Outcome | Blocked by |', '| --- | --- | --- | --- |'],

@@ -128,7 +128,8 @@ describe('plan mode against the fake API server', () => {
     const plain = summary
       .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))
       .replace(/&quot;/g, '"');
-    const firstScreen = plain.slice(0, plain.indexOf('### Still there'));
+    expect(plain).toContain('### Targets (4)');
+    const firstScreen = plain.slice(0, plain.indexOf('### Targets ('));
     expect(firstScreen).toContain('### The plan (dry run: nothing was changed)');
     expect(firstScreen).toContain('#### ⛔ Admission would refuse (2)');
     expect(firstScreen).toContain(
