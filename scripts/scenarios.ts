@@ -38,6 +38,30 @@ function podOnDeadNode(): FakeCluster {
   return cluster;
 }
 
+/** preview-pr-123 with a Kiali CR nothing will release, preview-pr-124 plain, preview-pr-125 kept by a webhook. */
+function planWorld(): FakeCluster {
+  const cluster = stuckOnKiali([123]);
+  addPreview(cluster, 124, 'search');
+  const kept = addPreview(cluster, 125, 'search');
+  const webhook = 'keep-namespaces.policy.example.com';
+  cluster.addWebhook({
+    kind: 'Validating',
+    name: webhook,
+    failurePolicy: 'Fail',
+    resources: ['namespaces'],
+    operations: ['DELETE'],
+    service: { namespace: 'policy', name: 'keep-namespaces' },
+    down: false,
+  });
+  cluster.addService('policy', 'keep-namespaces', 1);
+  cluster.denyWebhook(
+    webhook,
+    { code: 403, reason: 'Forbidden', message: 'namespace is on legal hold until 2026-12-31' },
+    (obj) => obj?.metadata.name === kept,
+  );
+  return cluster;
+}
+
 export interface Scenario {
   name: string;
   title: string;
@@ -94,6 +118,18 @@ export const SCENARIOS: Scenario[] = [
       timeout: '4s',
       force: 'dry-run',
       'force-after': '1s',
+      'force-finalizers': 'kiali.io/*',
+    },
+  },
+  {
+    name: 'plan',
+    title: 'Plan mode: a leak predicted, a webhook that would refuse a DELETE, nothing changed',
+    build: planWorld,
+    inputs: {
+      selector: SELECTOR,
+      timeout: '10s',
+      'dry-run': 'true',
+      force: 'on',
       'force-finalizers': 'kiali.io/*',
     },
   },

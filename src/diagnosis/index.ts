@@ -15,6 +15,7 @@ export type * from './types.js';
 export { linkOf } from './actors/gitops.js';
 export { builtInActor, heldBy, lostSightNote, releaseVerdict, type ReleaseVerdict } from './actors/index.js';
 export { BUILT_IN_FINALIZERS, isBuiltInFinalizer } from './finalizers.js';
+export { parseDenials } from './denials.js';
 export { objectLabel } from './refs.js';
 export { FORCE_FINALIZE_NAMESPACE_POLICY } from './remedy.js';
 export { brokenApiService, brokenBinding, brokenWebhook } from './rules/still-broken.js';

@@ -69,6 +69,8 @@ export async function runOnCluster(
       onSecret: wiring.onSecret,
       log: wiring.pluginLog,
       logName: wiring.pluginLogName,
+      // Plan mode: the adapter sends every write as a dry run, whichever step makes it.
+      dryRun: settings.dryRun,
     });
     for (const secret of connected.secrets) wiring.onSecret?.(secret);
     kube = connected.kube;

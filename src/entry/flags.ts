@@ -59,6 +59,10 @@ export const INPUT_FLAGS: Record<InputName, Flag | EnvOnly> = {
     help: 'what the report calls the cluster (default: the context, else the server)',
   },
   [Inputs.delete]: { kind: 'switch', flag: 'no-delete', help: 'only watch namespaces someone else deleted' },
+  [Inputs.dryRun]: {
+    kind: 'switch',
+    help: 'plan only: each write is sent with dryRun=All (RBAC, admission answer); nothing changes',
+  },
   [Inputs.timeout]: { kind: 'value', arg: 'DURATION', help: 'how long to wait, e.g. 90s, 5m (default 5m)' },
   [Inputs.wait]: {
     kind: 'value',

@@ -62,6 +62,11 @@ export interface KubeClientOptions {
   logName?: string;
   /** Most requests in flight at once; watches apart. Default 32. */
   maxInFlight?: number;
+  /**
+   * Plan mode: every write (any request but a GET) is sent with `dryRun=All`, so the server's authorization and
+   * admission answer it and nothing is stored. Default false.
+   */
+  dryRun?: boolean;
 }
 
 /** The adapter: the port plus request accounting and cleanup. */
@@ -107,6 +112,7 @@ export function createKube(kc: KubeConfig, opts: KubeClientOptions = {}): KubeCl
       watches.watchObjects(res, namespace, resourceVersion, onEvent),
     deletePod: (namespace, name, uid) => deletePod(t, namespace, name, uid),
     finalizeNamespace: (name, guard, specFinalizers) => finalizeNamespace(t, name, guard, specFinalizers),
+    ...(opts.dryRun ? { dryRun: true } : {}),
     cost: () => t.cost(),
     close: async () => {
       plugins.stopAll();
@@ -124,6 +130,7 @@ function transportSettings(kc: KubeConfig, opts: KubeClientOptions): TransportSe
     log: log && ((lines) => lines.forEach((l) => log(l))),
     logName: opts.logName ?? 'the step log',
     maxInFlight: opts.maxInFlight ?? 32,
+    dryRun: opts.dryRun === true,
     userAgent: opts.userAgent ?? 'namespace-teardown',
     attempts: Math.max(1, opts.retry?.attempts ?? 3),
     baseMs: Math.max(0, opts.retry?.baseMs ?? 250),

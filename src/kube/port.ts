@@ -156,6 +156,8 @@ export interface KubeReader {
 
 /** The full port: reads, the namespace lifecycle, and the guarded writes used by forcing. */
 export interface Kube extends KubeReader {
+  /** True when every write is sent as a dry run (`dryRun=All`): the server answers, nothing is stored. */
+  readonly dryRun?: boolean;
   /**
    * DELETE the namespace with Background propagation and a UID precondition when given: what the answer shows (the
    * namespace being deleted, held by its finalizers), or 'gone' when it is missing.
@@ -230,6 +232,8 @@ type KubeWrite =
 /** The reads and watches of `kube`, passed through as they are, for a wrapper that guards only the writes. */
 export function readsOf(kube: Kube): Omit<Kube, KubeWrite | 'cost'> {
   return {
+    // A wrapper's writes reach the same adapter: whether they are dry runs is its to say.
+    ...(kube.dryRun ? { dryRun: true } : {}),
     getNamespace: (name) => kube.getNamespace(name),
     listNamespaces: (selector) => kube.listNamespaces(selector),
     listAllNamespaces: (onPage) => kube.listAllNamespaces(onPage),

@@ -41,6 +41,20 @@ export const AGGREGATED_DISCOVERY_TYPE =
 /** JSON merge patch, for the finalizer patch. */
 export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
 
+/**
+ * `req` as a dry run (`dryRun=All`): the server runs authorization and admission (webhooks, policies) and answers
+ * as it would, but stores nothing. A GET is left as it is; any other method gets `dryRun=All` in its query, and a
+ * DELETE with a DeleteOptions body gets `dryRun: ["All"]` in that body too, because the server reads a DELETE's
+ * options from its body when it has one and ignores the query then (the DELETE would be real). Pure.
+ */
+export function asDryRun(req: Req): Req {
+  if (req.method === 'GET') return req;
+  const b = req.body;
+  const options = b !== null && typeof b === 'object' && !Array.isArray(b);
+  const body = req.method === 'DELETE' && options ? { ...(b as object), dryRun: ['All'] } : b;
+  return { ...req, query: { ...req.query, dryRun: 'All' }, body };
+}
+
 /** The full URL of `req` on `server`; empty and undefined query values are left out. */
 export function urlOf(server: string, req: Req): string {
   const params = new URLSearchParams();

@@ -13,7 +13,7 @@ import { networkCode, networkError, statusError } from './http-errors.js';
 import { parseJson } from './map.js';
 import { SharedPool } from './pool.js';
 import { KubeError } from './port.js';
-import { urlOf, type Req, type Res } from './request.js';
+import { asDryRun, urlOf, type Req, type Res } from './request.js';
 import { backoff, isRetriable, statusRetry, type RetryPolicy, type Tries } from './retry.js';
 import { sendOnce, type Meter } from './send.js';
 
@@ -27,6 +27,8 @@ export interface TransportSettings extends DeadlineSettings, AuthSettings, Retry
   gzip: boolean;
   /** Most requests in flight at once (watches apart: they stay open); more wait for a free slot. */
   maxInFlight: number;
+  /** Plan mode: every request but a GET is sent as a dry run (`asDryRun`), whoever builds it. */
+  dryRun: boolean;
 }
 
 /** A final response; for a stream with status 200 the body is left unread in `response`. */
@@ -66,7 +68,9 @@ export class Transport {
   }
 
   /** Send with retries; returns the final response (any status) or throws a KubeError for network failures. */
-  async perform(req: Req, stream?: AbortController): Promise<Exchange> {
+  async perform(asked: Req, stream?: AbortController): Promise<Exchange> {
+    // The one place a request becomes a URL and a body: in plan mode no write can leave without dryRun=All.
+    const req = this.s.dryRun ? asDryRun(asked) : asked;
     const url = urlOf(this.server, req);
     const tries: Tries = { failures: 0, throttled: 0 };
     for (;;) {

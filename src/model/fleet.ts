@@ -7,6 +7,7 @@ export type ClusterResult = RunResult | 'unknown';
 /** Cluster results from best to worst: the fleet's result is the worst of its clusters'. */
 export const CLUSTER_RESULTS: readonly ClusterResult[] = [
   'skipped',
+  'planned',
   'clean',
   'forced',
   'stuck',

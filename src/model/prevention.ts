@@ -96,7 +96,8 @@ export interface CustomResourcesPhase {
   skippedTypes: { type: string; why: string }[];
   /**
    * Set when this target hosts a live actor for objects in other targets: its DELETE waited until those ended
-   * (`served-gone`) or until its share of the timeout ended (`share-ended`), `ms` long.
+   * (`served-gone`) or until its share of the timeout ended (`share-ended`), `ms` long; in plan mode it would be
+   * held so (`planned`, nothing waited for).
    */
-  held?: { serves: string[]; why: string; ended: 'served-gone' | 'share-ended'; ms: number };
+  held?: { serves: string[]; why: string; ended: 'served-gone' | 'share-ended' | 'planned'; ms: number };
 }

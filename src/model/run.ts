@@ -5,6 +5,7 @@ import type { Condition, Cost } from './cluster.js';
 import type { SweepReport } from './sweep.js';
 import type { CustomResourcesPhase, PreMortem } from './prevention.js';
 import type { LifecycleReport } from './lifecycle.js';
+import type { PlannedWrite, TargetPlan } from './plan.js';
 
 /**
  * - `gone`: deleted (by us or someone else) and observed gone within the timeout.
@@ -17,6 +18,8 @@ import type { LifecycleReport } from './lifecycle.js';
  * - `forced`: gone, after forced changes the policy allowed (observed gone, not assumed).
  * - `error`: a request about this namespace failed (403, 5xx after retries, unreachable, a malformed or
  *   mismatched answer); `note` says why. The other targets went on.
+ * - `planned`: plan mode (`dry-run: true`): every write was a dry run, nothing was deleted or waited for; `plan`
+ *   says what the server answered and what would follow.
  */
 export const OUTCOMES = [
   'gone',
@@ -27,6 +30,7 @@ export const OUTCOMES = [
   'refused',
   'forced',
   'error',
+  'planned',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -73,6 +77,8 @@ export interface TargetReport {
   preMortem?: PreMortem;
   /** The custom resources deleted before the namespace, and what their controllers did. */
   customResources?: CustomResourcesPhase;
+  /** Plan mode: the namespace DELETE's dry-run answer and what forcing would change. */
+  plan?: TargetPlan;
   note?: string;
 }
 
@@ -107,9 +113,9 @@ export interface WaitReport {
 
 /**
  * The run's result, best first. `skipped`: nothing was looked at or deleted (a keep label, a pull request that cannot be
- * read, a comment that did not ask): any cluster that did something says more.
+ * read, a comment that did not ask): any cluster that did something says more. `planned`: plan mode, nothing changed.
  */
-export const RUN_RESULTS = ['skipped', 'clean', 'forced', 'stuck', 'error'] as const;
+export const RUN_RESULTS = ['skipped', 'planned', 'clean', 'forced', 'stuck', 'error'] as const;
 export type RunResult = (typeof RUN_RESULTS)[number];
 
 /**
@@ -137,6 +143,8 @@ export interface RunReport {
     targetLabel?: string;
     force: ForcePolicy;
     teardownOrder?: string;
+    /** Plan mode (`dry-run: true`); absent in a run that wrote. */
+    dryRun?: true;
     /** Absent in reports written before the setting existed (= `timeout`). */
     wait?: string;
   };
@@ -156,6 +164,8 @@ export interface RunReport {
   sweep?: SweepReport;
   /** Why nothing was deleted (a keep label, a comment that did not ask), or who asked in a comment. */
   lifecycle?: LifecycleReport;
+  /** Plan mode: every write the run sent, each a dry run, in the order sent, with the server's answer. */
+  plan?: { writes: PlannedWrite[] };
 }
 
 /** What the run is about, from the workflow context. */

@@ -29,6 +29,8 @@ export interface PhaseDeps {
   deadline: number;
   /** `force: dry-run`: plan only, delete nothing. */
   dryRun: boolean;
+  /** Plan mode (`dry-run: true`): each DELETE is sent as a dry run for the server to answer; nothing is waited for. */
+  plan?: boolean;
 }
 
 interface Item {
@@ -91,6 +93,30 @@ async function deleteOne(deps: PhaseDeps, namespace: string, item: Item): Promis
       return;
     }
     rec.left = { reason: cancelled ? 'cancelled' : 'delete-refused', detail: messageOf(error) };
+    rec.waited = false;
+  }
+}
+
+/** Plan mode: the DELETE of one object sent as a dry run (the adapter's), the server's answer recorded; no wait. */
+async function planOne(deps: PhaseDeps, namespace: string, item: Item): Promise<void> {
+  const { meta } = item.leftover;
+  const rec = item.record;
+  // Only what a running controller will clean up would go early: the rest goes with the namespace either way.
+  if (!rec.waited) return;
+  if (meta.deletionTimestamp) {
+    rec.left = { reason: 'dry-run', detail: `already being deleted since ${meta.deletionTimestamp}` };
+    return;
+  }
+  const res = { group: item.type.group, version: item.type.version, resource: item.type.resource };
+  try {
+    const answer = await deps.kube.deleteObject(res, namespace, meta.name, { uid: meta.uid });
+    const detail =
+      answer === 'gone'
+        ? 'gone already: nothing to delete'
+        : 'would be deleted first and waited for: the server accepted the DELETE (dry run)';
+    rec.left = { reason: 'dry-run', detail };
+  } catch (error) {
+    rec.left = { reason: 'delete-refused', detail: `the DELETE (dry run) was refused: ${messageOf(error)}` };
     rec.waited = false;
   }
 }
@@ -159,6 +185,10 @@ export async function customResourcesFirst(
   }
   const changed = await notTheTarget(deps.kube, state);
   if (changed) return { mode: 'skipped', note: changed, tookMs: 0, objects: [], types: [], skippedTypes };
+  if (deps.plan) {
+    await mapPool(items, 8, (i) => planOne(deps, state.name, i));
+    return { mode: 'dry-run', tookMs: 0, objects, types: summarizeTypes(objects), skippedTypes };
+  }
   if (deps.dryRun) {
     for (const r of objects)
       r.left ??= { reason: 'dry-run', detail: `would be deleted first${r.waited ? ', and waited for' : ''}` };

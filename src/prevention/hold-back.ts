@@ -44,6 +44,18 @@ export class Holds {
     this.endOf(name).resolve();
   }
 
+  /** Plan mode: how `host` would be held (after the targets it serves), without waiting for anything. */
+  planned(host: string): Held | undefined {
+    const list = this.served.get(host);
+    if (!list?.length) return undefined;
+    return {
+      serves: list.map((x) => x.target),
+      why: list.map((x) => x.why).join('; '),
+      ended: 'planned',
+      ms: 0,
+    };
+  }
+
   /** Wait, when `host` serves other targets, until they ended or `until`; what was waited for, and how it ended. */
   async wait(host: string, until: number, signal?: AbortSignal): Promise<Held | undefined> {
     const list = this.served.get(host);

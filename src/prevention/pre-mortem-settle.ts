@@ -82,6 +82,9 @@ export function settle(p: Prediction, t: TargetReport): Prediction {
       };
     case 'stuck':
       return { ...p, settled: whenStuck(p, t) };
+    case 'planned':
+      // Nothing was deleted: a prediction of a plan stays a prediction.
+      return p;
     case 'recreated':
     case 'already-gone':
       return { ...p, settled: settled('unknown', 'it went away by other hands') };

@@ -127,9 +127,12 @@ export class BeforeDelete {
     const early = own?.early ?? (await this.alone(state));
     // Nothing that runs lives in a target without workloads, pods or Services: it cannot host another's actor.
     if (!own?.snapshot || mayHost(own.snapshot)) await this.all;
-    const held = this.phased
-      ? await this.holds.wait(state.name, this.holdUntil, this.deps.signal)
-      : undefined;
+    // Plan mode waits for nothing: nothing was deleted, so a host would only be held.
+    const held = !this.phased
+      ? undefined
+      : this.settings.dryRun
+        ? this.holds.planned(state.name)
+        : await this.holds.wait(state.name, this.holdUntil, this.deps.signal);
     if (held) early.customResources = { ...(early.customResources ?? skipped('no custom resources')), held };
     return early;
   }
@@ -217,7 +220,7 @@ export class BeforeDelete {
     const { clock } = this.deps;
     const deadline = Math.min(clock.now() + this.settings.customResourcesTimeoutMs, this.deadline);
     return customResourcesFirst(
-      { ...this.deps, deadline, dryRun: this.settings.force.mode === 'dry-run' },
+      { ...this.deps, deadline, dryRun: this.settings.force.mode === 'dry-run', plan: this.settings.dryRun },
       state,
       snapshot,
       catalog,

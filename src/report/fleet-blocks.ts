@@ -18,6 +18,7 @@ import {
 /** A cluster's result in words, most urgent last. */
 export const RESULT_WORDS: Record<ClusterResult, string> = {
   skipped: '⏭️ skipped',
+  planned: '📝 planned',
   clean: '✅ clean',
   forced: '⚠️ forced',
   stuck: '❌ stuck',

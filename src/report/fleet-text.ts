@@ -18,6 +18,7 @@ const ROWS = 50;
 
 const RESULT_STYLE: Record<ClusterResult, Style> = {
   skipped: 'dim',
+  planned: 'cyan',
   clean: 'green',
   forced: 'yellow',
   stuck: 'red',

@@ -21,6 +21,7 @@ export const OUTCOME_COUNT: Record<Outcome, { rank: number; words: string }> = {
   recreated: { rank: 4, words: 'recreated' },
   gone: { rank: 5, words: 'gone' },
   'already-gone': { rank: 6, words: 'already gone' },
+  planned: { rank: 7, words: 'planned' },
 };
 
 /** At most this many causes on the first screen; the rest are in the tables below. */

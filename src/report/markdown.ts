@@ -11,6 +11,7 @@ import { renderSweep } from './sweep.js';
 import { renderOwners } from './lifecycle.js';
 import { renderCustomResources } from './prevention.js';
 import { renderPredictions } from './prevention-predictions.js';
+import { renderPlan } from './plan-md.js';
 import { ownerLabels } from './owner-labels.js';
 import { comesBack } from '../diagnosis/index.js';
 import { conditionWords, OUTCOME_WORDS, targetWords } from './words.js';
@@ -104,7 +105,7 @@ function settingsLine(report: RunReport): string {
   const parts = [`result <code>${report.result}</code>`, targets.join(' + ')].filter(Boolean);
   const wait = s.wait ? ` · wait ${s.wait}` : '';
   const fence = s.targetLabel ? ` · target-label <code>${md(s.targetLabel, 120)}</code>` : '';
-  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
+  return `<sub>${parts.join(' · ')}${fence} · delete ${s.delete}${s.dryRun ? ' · dry-run true' : ''} · timeout ${s.timeout}${wait} · fail-on ${s.failOn} · force ${s.force.mode}${cost}</sub>`;
 }
 
 /**
@@ -121,7 +122,10 @@ export function renderSummary(
   const limit = Math.min(opts.limit ?? SUMMARY_BUDGET, SUMMARY_LIMIT);
   const b = new Budget(limit - 2_000);
   b.add(renderHeadline(report));
-  if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
+  // Plan mode: the plan is the first screen, its predicted hangs among it.
+  const plan = renderPlan(report);
+  if (plan) b.add(plan);
+  else if (!b.add(renderPredictions(report))) b.cut.push('the predictions');
   if (!b.add(renderFixFirst(report))) b.cut.push('the fix-first block');
   if (!b.add(renderOwners(report))) b.cut.push('the GitOps owners');
   // A namespace a live owner applies again, or one that may, is not folded away as gone.
@@ -129,7 +133,8 @@ export function renderSummary(
   const present = report.targets.filter((t) => (!GONE.has(t.outcome) && t.outcome !== 'forced') || back(t));
   const numbers = causeNumbers(report);
   if (present.length) {
-    b.add(`### Still there (${present.length})`);
+    // In plan mode nothing was deleted: every target is still there, as planned.
+    b.add(`### ${plan ? 'Targets' : 'Still there'} (${present.length})`);
     b.table(
       'rows of the table of namespaces still there',
       ['| Namespace | Owner | Outcome | Blocked by |', '| --- | --- | --- | --- |'],

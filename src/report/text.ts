@@ -12,6 +12,7 @@ import { sweepCounts } from './sweep.js';
 import { table, wrap, type Cell } from './columns.js';
 import { conditionWords } from './words.js';
 import { notReadLines } from './not-read.js';
+import { planLines } from './plan-text.js';
 import { settledWords, waitSentence } from './wait-words.js';
 
 /** How to render: the terminal's width, and whether to colour (a TTY without NO_COLOR; the caller decides). */
@@ -42,6 +43,7 @@ export const OUTCOME_STYLE: Record<Outcome, Style> = {
   recreated: 'cyan',
   gone: 'green',
   'already-gone': 'green',
+  planned: 'cyan',
 };
 
 /** A painter that colours, or one that leaves text plain. */
@@ -215,6 +217,7 @@ export function renderText(report: RunReport, o: TextOptions): string {
   const opts = { ...o, width };
   const paint = painter(o.color);
   const blocks: string[][] = [headline(report, opts, paint)];
+  blocks.push(...planLines(report, width, (t) => paint('bold', t)));
   if (report.targets.length) blocks.push(targetTable(report, opts, paint));
   const causes = causesOf(report);
   if (causes.length) {

@@ -20,6 +20,7 @@ export const OUTCOME_WORDS: Record<Outcome, { target: string; swept: string }> =
   refused: { target: '⛔ refused, not touched', swept: '⛔ refused, untouched' },
   forced: { target: '⚠️ forced, then gone', swept: '⚠️ went after forcing' },
   error: { target: '❌ error', swept: '❌ error' },
+  planned: { target: '📝 planned (dry run, nothing changed)', swept: '📝 planned, nothing changed' },
 };
 
 /** A target's outcome in the table: a namespace gone only to be applied again says so, never just "gone". */

@@ -8,6 +8,7 @@ export const Inputs = {
   context: 'context',
   clusterName: 'cluster-name',
   delete: 'delete',
+  dryRun: 'dry-run',
   timeout: 'timeout',
   wait: 'wait',
   teardownOrder: 'teardown-order',

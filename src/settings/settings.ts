@@ -49,6 +49,8 @@ export interface Settings {
   /** What the run calls its cluster (in the report, for `merge`); undefined = the context, else the server's host. */
   readonly clusterName: string | undefined;
   readonly delete: boolean;
+  /** Plan mode: every write is sent as a dry run (`dryRun=All`), nothing is waited for or forced. */
+  readonly dryRun: boolean;
   readonly timeoutMs: number;
   /** Whether the wait ends early once what is left is settled, or only when the targets are gone or at the timeout. */
   readonly wait: WaitMode;
@@ -168,6 +170,7 @@ export function readSettings(read: InputReader, n: Naming = ACTION_NAMING): Sett
     context: read(Inputs.context).trim() || undefined,
     clusterName: p.take(() => readClusterName(read(Inputs.clusterName), Inputs.clusterName, n), undefined),
     delete: deletes,
+    dryRun: p.take(() => readBoolean(read, Inputs.dryRun, false, n), false),
     timeoutMs,
     wait: p.take(() => readChoice(read, Inputs.wait, WAIT_MODES, n), 'settled'),
     teardownOrder: p.take(() => readChoice(read, Inputs.teardownOrder, TEARDOWN_ORDERS, n), 'namespace'),

@@ -18,6 +18,8 @@ import { markRecreated } from './last-read.js';
 import { refusedReport, simpleReport } from './target-report.js';
 import { waitAndInspect, type WaitCtx } from './target-wait.js';
 import { checkOutlived } from './outlives.js';
+import { planStory } from './plan-story.js';
+import type { PlannedWrites } from './plan-writes.js';
 
 /** The action's log says what is still Terminating at least this often while it waits. */
 export const MAX_PROGRESS_MS = 30_000;
@@ -36,6 +38,8 @@ export interface TeardownDeps {
   inspect?: InspectDeps;
   /** Aborted on cancellation: stop waiting, start no new write, report the state so far. */
   signal?: AbortSignal;
+  /** Plan mode: every write is a dry run recorded here, and each story ends after its DELETE (plan-story.ts). */
+  plan?: PlannedWrites;
 }
 
 /** The targets of a run, resolved before it starts, and the failure of a list that should have found more. */
@@ -52,6 +56,7 @@ export interface TeardownResult {
 }
 
 interface RunCtx extends WaitCtx {
+  deps: TeardownDeps;
   before: BeforeDelete;
 }
 
@@ -87,6 +92,7 @@ async function storyOf(ctx: RunCtx, t: Resolved): Promise<TargetReport> {
     return simpleReport(t.name, 'error', t.error, t.state);
   }
   if (t.state === undefined) return simpleReport(t.name, 'already-gone', 'not found: nothing to delete');
+  if (ctx.deps.plan) return planStory({ ...ctx, ...ctx.deps, writes: ctx.deps.plan }, t.state);
   let state = t.state;
   let requestedMs: number | undefined;
   let early: Early = {};
@@ -154,7 +160,7 @@ export async function deleteAndWait(
     toDelete.length,
   );
   before.prepare(toDelete);
-  const feed = feedFor(resolved.targets, ctxDeps);
+  const feed = deps.plan ? undefined : feedFor(resolved.targets, ctxDeps);
   const progress = new ProgressTracker(clock, clock.now(), deps.onProgress);
   progress.begin(resolved.targets.length);
   const ctx: RunCtx = { settings, deps: ctxDeps, deadline, progress, before, feed };
@@ -165,7 +171,7 @@ export async function deleteAndWait(
       Promise.all(resolved.targets.map((t) => handleTarget(ctx, t))),
     );
     if (ctx.feed && !deps.signal?.aborted) await markRecreated(ctxDeps.kube, targets, logger);
-    if (deps.inspect && !deps.signal?.aborted) {
+    if (deps.inspect && !deps.signal?.aborted && !deps.plan) {
       await checkOwners({ kube: ctxDeps.kube, clock, logger, shared: deps.inspect.shared }, targets);
       await checkOutlived({ kube: ctxDeps.kube, logger }, targets);
     }

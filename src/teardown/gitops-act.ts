@@ -3,6 +3,7 @@
  * UID and resourceVersion it was read at (a change since gives a 409), each read back.
  */
 import { toApplication, toHelmRelease, toKustomization, type GitOpsOwner } from '../diagnosis/index.js';
+import { explain } from '../kube/explain.js';
 import { PutBackLookup, undoneByWords } from '../force/index.js';
 import type { Kube, WriteAnswer } from '../kube/port.js';
 import type { OwnerAction } from '../model/lifecycle.js';
@@ -120,6 +121,31 @@ export async function remove(
       };
     }
     await deps.clock.sleep(Math.min(deps.pollMs ?? 1_000, left));
+  }
+}
+
+/**
+ * Plan mode: the step's write sent as a dry run through `writer` (the adapter's `dryRun=All`): what it would do, and
+ * whether the server would accept it. Nothing is read back or waited for: nothing changed.
+ */
+export async function dryRunOf(step: OwnerStep, writer: Kube): Promise<OwnerAction> {
+  const o = step.owner;
+  const would = wouldDo(step);
+  const verb = step.verb === 'suspend' ? 'PATCH' : 'DELETE';
+  try {
+    const answer =
+      step.verb === 'suspend'
+        ? await writer.patchSpec(resOf(o), o.namespace, o.name, guardOf(o), suspension(o))
+        : await writer.deleteObject(resOf(o), o.namespace, o.name, guardOf(o));
+    if (answer === 'gone') return { ...would, outcome: 'deleted', note: 'gone already: nothing to write' };
+    return { ...would, note: `${would.note}; the server accepted the ${verb} (dry run)` };
+  } catch (error) {
+    const not = step.verb === 'suspend' ? 'suspended' : 'deleted';
+    return {
+      ...would,
+      outcome: 'failed',
+      note: `would not be ${not}: the ${verb} (dry run) was refused: ${explain(error)}`,
+    };
   }
 }
 

@@ -2,7 +2,8 @@
  * GitOps owners first: before any namespace DELETE, the owners that would apply a target again are read, suspended
  * or deleted as `gitops-owners` allows (each write through the write guard, under the owner's UID and
  * resourceVersion), and waited for within their share of the timeout. An owner that changed since it was read (409)
- * is read once more and decided again. `force: dry-run` writes nothing and says what would be done.
+ * is read once more and decided again. `force: dry-run` writes nothing and says what would be done; plan mode sends
+ * each write as a dry run and says what the server answered.
  */
 import { readGitOps, Reads } from '../diagnosis/index.js';
 import { explain } from '../kube/explain.js';
@@ -12,7 +13,7 @@ import type { GitopsOwnerPolicy, OwnerAction } from '../model/lifecycle.js';
 import type { Settings } from '../settings/settings.js';
 import { mapPool } from '../shared/map-pool.js';
 import type { Clock, Logger } from '../shared/ports.js';
-import { remove, reread, suspend, wouldDo } from './gitops-act.js';
+import { dryRunOf, remove, reread, suspend, wouldDo } from './gitops-act.js';
 import { grantOf, planOwners, type OwnerStep, type TargetView } from './gitops-plan.js';
 import type { OwnerGrant } from './write-guard.js';
 
@@ -88,10 +89,11 @@ async function again(step: OwnerStep, pass: Pass): Promise<OwnerAction> {
   }
 }
 
-/** What one step does, or would do under `force: dry-run`. */
-async function act(step: OwnerStep, writer: Kube, pass: Pass, dry: boolean): Promise<OwnerAction> {
+/** What one step does, or would do: under `force: dry-run` (nothing sent), or in plan mode (sent as a dry run). */
+async function act(step: OwnerStep, writer: Kube, pass: Pass, dry: 'plan' | boolean): Promise<OwnerAction> {
   if (step.verb === 'none')
     return { ...baseOf(step), outcome: step.already ? 'already' : 'left-alone', note: step.why ?? '' };
+  if (dry === 'plan') return dryRunOf(step, writer);
   if (dry) return wouldDo(step);
   try {
     return await write(step, writer, pass);
@@ -113,7 +115,7 @@ export async function ownersFirst(
   const policy = settings.lifecycle.gitopsOwners;
   const steps = planOwners(owners, views, policy);
   const writer = deps.writer(steps.filter((s) => s.verb !== 'none').map(grantOf));
-  const dry = settings.force.mode === 'dry-run';
+  const dry = settings.dryRun ? 'plan' : settings.force.mode === 'dry-run';
   const pass = { deps, views, policy, until };
   const done = await mapPool(steps, 4, (s) => act(s, writer, pass, dry));
   for (const a of done) deps.logger.info(`${a.owner}: ${a.outcome} — ${a.note}`);

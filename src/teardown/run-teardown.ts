@@ -9,6 +9,8 @@ import { recreatesIt, SharedReads } from '../diagnosis/index.js';
 import { refuseWritesOn } from './cancel.js';
 import { deleteAndWait, type ResolvedTargets, type TeardownDeps } from './delete-and-wait.js';
 import type { SweepReport } from '../model/sweep.js';
+import { planFailures } from './plan-check.js';
+import { PlannedWrites } from './plan-writes.js';
 
 /** A namespace still Terminating after this long (or half the timeout) is diagnosed even if it goes later. */
 export const SLOW_AFTER_MS = 30_000;
@@ -92,8 +94,16 @@ export async function runTeardown(
   started = deps.clock.now(),
 ): Promise<RunReport> {
   for (const warning of settings.warnings) deps.logger.warning(warning);
+  // Plan mode fails closed: without an adapter that sends every write as a dry run, nothing runs at all.
+  if (settings.dryRun && deps.kube.dryRun !== true)
+    throw new Error(
+      'plan mode (dry-run: true) needs a cluster connection that sends every write as a dry run',
+    );
   // Once cancelled, no new write starts, whichever code path would make it.
-  const kube = deps.signal ? refuseWritesOn(deps.kube, deps.signal) : deps.kube;
+  const live = deps.signal ? refuseWritesOn(deps.kube, deps.signal) : deps.kube;
+  // Plan mode: every write (each a dry run) is recorded with its answer.
+  const plan = settings.dryRun ? new PlannedWrites() : undefined;
+  const kube = plan ? plan.wrap(live) : live;
   // Cluster-wide reads (workloads, roles, Leases, CRDs, webhooks) once per checkpoint for all targets, not per target.
   const shared = new SharedReads(() => deps.clock.now());
   const inspect: InspectDeps = {
@@ -108,7 +118,7 @@ export async function runTeardown(
   };
   const { targets, owners, error } = await deleteAndWait(
     settings,
-    { ...deps, kube, inspect },
+    { ...deps, kube, inspect, ...(plan ? { plan } : {}) },
     chosen,
     started + settings.timeoutMs,
   );
@@ -121,14 +131,19 @@ export async function runTeardown(
     finishedAt: new Date(deps.clock.now()).toISOString(),
     settings: settingsOf(settings),
     targets,
-    result: resultOf(targets, error, cancelled),
-    failures: [...failuresOf(settings, targets, { error, cancelled }), ...(chosen.sweep?.failures ?? [])],
+    result: plan ? planned(resultOf(targets, error, cancelled)) : resultOf(targets, error, cancelled),
+    failures: [
+      ...failuresOf(settings, targets, { error, cancelled }),
+      ...(plan ? planFailures(settings, targets, plan.writes) : []),
+      ...(chosen.sweep?.failures ?? []),
+    ],
     wait: waitOf(settings, targets, started, cancelled, deps.clock.now()),
     cost,
     ...(owners ? { lifecycle: { owners } } : {}),
     ...(cancelled ? { cancelled } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(chosen.sweep ? { sweep: chosen.sweep.report } : {}),
+    ...(plan ? { plan: { writes: plan.writes } } : {}),
   };
 }
 
@@ -165,6 +180,9 @@ export function resultOf(targets: TargetReport[], runError?: string, cancelled =
   if (targets.some(present)) return 'stuck';
   return targets.some((t) => t.outcome === 'forced') ? 'forced' : 'clean';
 }
+
+/** Plan mode's result: `planned`, unless the run or a target ended in error. */
+const planned = (result: RunResult): RunResult => (result === 'error' ? 'error' : 'planned');
 
 /**
  * The report of a run that failed as a whole (or did not stop in time when cancelled): no target is known. `clock`
@@ -225,6 +243,7 @@ function settingsOf(settings: Settings): RunReport['settings'] {
     ...(settings.targetLabel !== undefined ? { targetLabel: settings.targetLabel } : {}),
     force: settings.force,
     teardownOrder: settings.teardownOrder,
+    ...(settings.dryRun ? { dryRun: true as const } : {}),
     wait: settings.wait,
   };
 }

@@ -2,7 +2,16 @@
 import type { DeleteOptions, JsonMap, KObj, OpContext, OpResult } from './types.js';
 import { lifecycle } from './admission.js';
 import { callWebhooks } from './webhooks.js';
-import { badRequest, conflict, goQuote, invalid, methodNotAllowed, status } from './errors.js';
+import {
+  badRequest,
+  conflict,
+  dryRunErrors,
+  goQuote,
+  invalid,
+  methodNotAllowed,
+  status,
+  type FieldError,
+} from './errors.js';
 import { clone, isoSeconds, isRecord, stableJson } from './meta.js';
 import { deleteNamespace } from './namespaces.js';
 import type { ObjectApi, Selectors } from './objects.js';
@@ -13,6 +22,8 @@ const POLICIES = ['Foreground', 'Background', 'Orphan'];
 /** Query parameters, or a DeleteOptions body, which then replaces them entirely. */
 export function parseDeleteOptions(query: URLSearchParams, body: unknown): DeleteOptions {
   let o: DeleteOptions;
+  // The options come from the body when there is one, and then the query is not read at all (dryRun included).
+  let dry: string[];
   if (body !== undefined && body !== '') {
     if (!isRecord(body) || (body.kind !== undefined && body.kind !== 'DeleteOptions')) {
       throw badRequest('decoded object cannot be converted to DeleteOptions');
@@ -26,8 +37,9 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
         uid: typeof pre.uid === 'string' ? pre.uid : undefined,
         resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined,
       },
-      dryRun: Array.isArray(body.dryRun) && body.dryRun.includes('All'),
+      dryRun: false,
     };
+    dry = Array.isArray(body.dryRun) ? body.dryRun.map(String) : [];
   } else {
     const g = query.get('gracePeriodSeconds');
     const orphan = query.get('orphanDependents');
@@ -35,34 +47,35 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
       gracePeriodSeconds: g !== null && g !== '' ? Number(g) : undefined,
       propagationPolicy: query.get('propagationPolicy') ?? undefined,
       orphanDependents: orphan === null ? undefined : orphan === 'true',
-      dryRun: query.getAll('dryRun').includes('All'),
+      dryRun: false,
     };
+    dry = query.getAll('dryRun');
   }
-  validateDeleteOptions(o);
-  return o;
+  validateDeleteOptions(o, dry);
+  return { ...o, dryRun: dry.includes('All') };
 }
 
-function validateDeleteOptions(o: DeleteOptions): void {
+/** ValidateDeleteOptions: every problem at once, as one 422. */
+function validateDeleteOptions(o: DeleteOptions, dryRun: string[]): void {
+  const errs: FieldError[] = [];
   if (o.orphanDependents !== undefined && o.propagationPolicy !== undefined) {
-    throw invalid('DeleteOptions', 'meta.k8s.io', '', [
-      {
-        type: 'Invalid',
-        field: 'propagationPolicy',
-        value: goQuote(o.propagationPolicy),
-        detail: 'orphanDependents and deletionPropagation cannot be both set',
-      },
-    ]);
+    errs.push({
+      type: 'Invalid',
+      field: 'propagationPolicy',
+      value: goQuote(o.propagationPolicy),
+      detail: 'orphanDependents and deletionPropagation cannot be both set',
+    });
   }
   if (o.propagationPolicy !== undefined && !POLICIES.includes(o.propagationPolicy)) {
-    throw invalid('DeleteOptions', 'meta.k8s.io', '', [
-      {
-        type: 'NotSupported',
-        field: 'propagationPolicy',
-        value: goQuote(o.propagationPolicy),
-        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-      },
-    ]);
+    errs.push({
+      type: 'NotSupported',
+      field: 'propagationPolicy',
+      value: goQuote(o.propagationPolicy),
+      detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+    });
   }
+  errs.push(...dryRunErrors(dryRun));
+  if (errs.length) throw invalid('DeleteOptions', 'meta.k8s.io', '', errs);
 }
 
 /** 200, or 202 for the deprecated orphanDependents=false when the object was not removed. */

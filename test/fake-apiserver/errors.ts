@@ -192,6 +192,30 @@ export const goQuote = (s: string): string => JSON.stringify(s);
 /** Go's %#v for a []string. */
 export const goStringSlice = (xs: string[]): string => `[]string{${xs.map(goQuote).join(', ')}}`;
 
+/** ValidateDryRun: `All` is the only value a dryRun parameter may hold (empty = not a dry run). */
+export function dryRunErrors(values: string[]): FieldError[] {
+  if (values.every((v) => v === 'All')) return [];
+  return [
+    {
+      type: 'NotSupported',
+      field: 'dryRun',
+      value: goStringSlice(values),
+      detail: 'supported values: "All"',
+    },
+  ];
+}
+
+/**
+ * The dryRun query parameter of a create, update or patch, validated as its options are (`CreateOptions`,
+ * `UpdateOptions`, `PatchOptions`: a 422 naming them); true when it asks for a dry run.
+ */
+export function dryRunOf(query: URLSearchParams, options: string): boolean {
+  const values = query.getAll('dryRun');
+  const errs = dryRunErrors(values);
+  if (errs.length) throw invalid(options, 'meta.k8s.io', '', errs);
+  return values.includes('All');
+}
+
 /** 422 `<Kind>[.<group>] "<name>" is invalid: <errs>`; the message dedups, the causes do not. */
 export function invalid(kind: string, group: string, name: string, errs: FieldError[]): ApiError {
   const msgs = [...new Set(errs.map((e) => `${e.field}: ${errorBody(e)}`))];

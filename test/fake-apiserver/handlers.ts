@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { authorize } from './admission.js';
 import type { Core } from './core.js';
 import { deleteCollection, deleteObject, parseDeleteOptions } from './delete.js';
-import { badRequest, methodNotAllowed, routeNotFound } from './errors.js';
+import { badRequest, dryRunOf, methodNotAllowed, routeNotFound } from './errors.js';
 import { isRecord } from './meta.js';
 import type { ResourceType } from './registry.js';
 import { negotiate, renderList, renderObject } from './render.js';
@@ -65,6 +65,13 @@ function verbOf(method: string, p: ResourcePath, q: URLSearchParams): string {
   }
 }
 
+/** The options kind whose dryRun a write's query carries (a DELETE's options are parsed on their own). */
+const WRITE_OPTIONS: Record<string, string> = {
+  create: 'CreateOptions',
+  update: 'UpdateOptions',
+  patch: 'PatchOptions',
+};
+
 function resolveType(core: Core, p: ResourcePath): ResourceType {
   const rt = core.registry.find(p.group, p.version, p.resource);
   if (!rt) throw routeNotFound();
@@ -93,7 +100,9 @@ export function handleResource(core: Core, r: ResourceRequest): Reply {
   // For the namespace type the URL namespace is the object's own name; storage is cluster-scoped.
   const ns = isNamespaceObj ? '' : p.ns;
   const scope = rt.namespaced && p.ns ? p.ns : undefined;
-  const ctx: OpContext = { dryRun: r.query.getAll('dryRun').includes('All'), warnings: [] };
+  // A write's dryRun is validated with its options before anything else happens to it; a DELETE's come from its body.
+  const options = WRITE_OPTIONS[verb];
+  const ctx: OpContext = { dryRun: options ? dryRunOf(r.query, options) : false, warnings: [] };
   const includeObject = r.query.get('includeObject');
   const out = negotiate(r.accept);
   const reply = (res: OpResult): Reply => ({

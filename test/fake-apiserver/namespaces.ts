@@ -1,4 +1,5 @@
 /** The namespace REST Delete (pkg/registry/core/namespace/storage): the first DELETE only marks it. */
+import { callWebhooks } from './webhooks.js';
 import { conflict } from './errors.js';
 import { asRecord, clone, isoSeconds } from './meta.js';
 import type { DeleteOptions, KObj, OpContext, OpResult } from './types.js';
@@ -53,7 +54,10 @@ export function deleteNamespace(
     );
   }
   const withUid: DeleteOptions = { ...o, preconditions: { ...pre, uid: m.uid } };
-  api.admitLoaded('DELETE', rt, ns, { ctx });
+  // The first DELETE runs validating admission (webhooks, policies) inside its update, as the namespace REST's
+  // deleteValidation does; a dry run is refused or allowed exactly as the DELETE would be.
+  api.admitPolicies('DELETE', rt, ns, { ctx });
+  callWebhooks(api.store, api.probe, 'DELETE', rt, '', 'validating', ns);
   if (!m.deletionTimestamp) {
     const next = clone(ns);
     next.metadata.deletionTimestamp = isoSeconds();

@@ -153,7 +153,7 @@ export class ObjectApi {
     this.admitLoaded(op, rt, obj, at);
   }
 
-  /** The policies loaded from YAML only: also where the others are not checked (a namespace's first DELETE). */
+  /** The policies loaded from YAML (`addAdmissionPolicy`), their CEL evaluated; `admitPolicies` runs them after its own. */
   admitLoaded(
     op: 'CREATE' | 'UPDATE' | 'DELETE',
     rt: ResourceType,

@@ -73,7 +73,8 @@ describe('a report file is checked before it is merged', () => {
     {
       name: 'a result no release writes',
       given: edited((r) => (r.result = 'fine')),
-      problem: /^not a complete report: "result" is "fine", not one of skipped, clean, forced, stuck, error$/,
+      problem:
+        /^not a complete report: "result" is "fine", not one of skipped, planned, clean, forced, stuck, error$/,
       cluster: 'eu',
     },
     {

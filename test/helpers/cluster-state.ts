@@ -13,6 +13,17 @@ export function writes(cluster: FakeCluster, target: string): RequestRecord[] {
   );
 }
 
+/**
+ * Whether the server takes this request as a dry run, as kube-apiserver reads it: a DELETE with a body by its
+ * DeleteOptions body alone (the query is then ignored), any other request by its query.
+ */
+export function dryRunAsServerReadsIt(r: RequestRecord): boolean {
+  const query = new URLSearchParams(r.query).getAll('dryRun').includes('All');
+  if (r.method !== 'DELETE' || r.body === undefined) return query;
+  const body = r.body as { dryRun?: unknown };
+  return Array.isArray(body.dryRun) && body.dryRun.includes('All');
+}
+
 /** `METHOD path status` of each write, for exact assertions. */
 export function writeLines(cluster: FakeCluster, target: string): string[] {
   return writes(cluster, target).map((r) => `${r.method} ${r.path} ${r.status}`);

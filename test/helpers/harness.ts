@@ -91,7 +91,8 @@ export async function runEngine(
   const logger = new RecordingLogger();
   const clock = opts.settle ? new JumpClock() : systemClock;
   const seen = new SeenVersions();
-  const kube = seen.wrap(createKube(kc, opts.kube));
+  // Plan mode needs the adapter that sends every write as a dry run, as the entry points build it.
+  const kube = seen.wrap(createKube(kc, { ...(settings.dryRun ? { dryRun: true } : {}), ...opts.kube }));
   if (opts.settle) {
     const { cluster, names = settings.namespaces, holdAtMs } = opts.settle;
     void cluster

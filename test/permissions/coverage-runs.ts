@@ -238,6 +238,19 @@ export const RUNS: Run[] = [
     inputs: { namespaces: 'pr-1', timeout: '20s' },
   },
   {
+    // Plan mode sends the same writes as dry runs: RBAC authorizes them as it would the writes themselves.
+    name: 'plan mode (dry-run: true): custom resources first, an operator inside',
+    mode: 'custom-resources',
+    cluster: operatorInside,
+    inputs: { namespaces: 'pr-1', timeout: '20s', 'dry-run': 'true' },
+  },
+  {
+    name: 'plan mode (dry-run: true): a Flux Kustomization deleted',
+    mode: 'gitops-owners',
+    cluster: () => gitops('flux'),
+    inputs: { namespaces: 'pr-5', 'gitops-owners': 'delete', timeout: '20s', 'dry-run': 'true' },
+  },
+  {
     name: 'force: a Kiali finalizer, its first patch met by a 409',
     mode: 'force',
     cluster: () => conflictOnce(kiali(), /\/kialis\/kiali$/),

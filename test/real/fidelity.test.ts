@@ -84,7 +84,7 @@ describe('the fake API server compared with the real one', () => {
     await kubectl(['delete', 'namespace', n.hookNs, '--ignore-not-found', '--wait=false']);
   });
 
-  test('answers discovery, namespace GET/LIST/WATCH/DELETE, /finalize, a stale PATCH, stale DELETE preconditions, a webhook refusal, the conditions and SubjectAccessReviews alike, but for the listed differences', async () => {
+  test('answers discovery, namespace GET/LIST/WATCH/DELETE, /finalize, a stale PATCH, stale DELETE preconditions, dry runs, a webhook refusal, the conditions and SubjectAccessReviews alike, but for the listed differences', async () => {
     await prepareReal(n);
     const real = await probe(admin(), n);
     const fake = await probeFake(n);
@@ -114,6 +114,24 @@ describe('the fake API server compared with the real one', () => {
           'Operation cannot be fulfilled on Widget.example.com "w1": the UID in the precondition (not-its-uid) does not match the UID in record (UID). The object might have been deleted and then recreated',
       },
     });
+    // Dry runs matched: the namespace answered Terminating and read back Active under the same resourceVersion; an
+    // invalid value is a 422 naming its options; with a DeleteOptions body, dryRun=All in the query deletes for real.
+    expect(real['DELETE namespace, dry run in DeleteOptions']!.text).toMatchObject({
+      phase: 'Terminating',
+      deletionTimestamp: 'set',
+    });
+    expect(real['GET namespace after the dry-run DELETE']!.text).toMatchObject({
+      phase: 'Active',
+      'resourceVersion moved': 'false',
+    });
+    expect(real['DELETE namespace, dryRun=maybe']).toMatchObject({
+      status: 422,
+      text: {
+        message:
+          'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"maybe"}: supported values: "All"',
+      },
+    });
+    expect(real['GET widget after a DELETE with a body and dryRun=All in the query']!.status).toBe(404);
     // Compression matched because both compress the big list and neither the small one nor an unasked one.
     const encodings = (o: Record<string, Observation>) =>
       Object.entries(o)

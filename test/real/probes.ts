@@ -85,6 +85,7 @@ export async function probe(s: StartedCluster, n: ProbeNames): Promise<Record<st
     `/api/v1/namespaces/${n.hookNs}/configmaps/app-config`,
   );
 
+  await dryRuns(s, n.ns, created, names, o);
   await see('DELETE namespace', 'DELETE', `/api/v1/namespaces/${n.ns}`);
   await see('DELETE namespace again', 'DELETE', `/api/v1/namespaces/${n.ns}`);
   const settled = await waitFor(
@@ -217,6 +218,64 @@ async function accessReviews(
   await raw(s, 'DELETE', `${rbac}/clusterrolebindings/${ns}`);
   await raw(s, 'DELETE', `${rbac}/clusterroles/${ns}`);
   await raw(s, 'DELETE', `/api/v1/namespaces/${ns}`);
+}
+
+const DRY_BODY = {
+  kind: 'DeleteOptions',
+  apiVersion: 'v1',
+  propagationPolicy: 'Background',
+  dryRun: ['All'],
+};
+
+/**
+ * Dry runs on the Active namespace and its widget: the answer is the object as it would be, nothing is stored, no
+ * resourceVersion moves; an invalid dryRun value is refused with the options it belongs to; a DELETE whose body holds
+ * its options reads no dryRun from the query (a widget made for it is deleted for real).
+ */
+async function dryRuns(
+  s: StartedCluster,
+  ns: string,
+  created: Loose,
+  names: Record<string, string>,
+  o: Record<string, Observation>,
+): Promise<void> {
+  const path = `/api/v1/namespaces/${ns}`;
+  const widget = `/apis/example.com/v1/namespaces/${ns}/widgets/w1`;
+  const rv = String(created?.metadata?.resourceVersion ?? '');
+  const state = (j: Loose): Record<string, string> => ({
+    phase: String(j?.status?.phase ?? '-'),
+    deletionTimestamp: j?.metadata?.deletionTimestamp ? 'set' : 'none',
+    finalizers: JSON.stringify(j?.metadata?.finalizers ?? []),
+  });
+  const step = async (name: string, method: string, at: string, opts: Loose = {}): Promise<void> => {
+    const r = await raw(s, method, at, opts);
+    const extra = r.json?.kind === 'Status' ? {} : state(r.json);
+    o[name] = observe(r, names, extra);
+  };
+  await step('DELETE namespace, dry run in DeleteOptions', 'DELETE', path, { body: DRY_BODY });
+  const after = await raw(s, 'GET', path);
+  o['GET namespace after the dry-run DELETE'] = observe(after, names, {
+    ...state(after.json),
+    'resourceVersion moved': String(after.json?.metadata?.resourceVersion !== rv),
+  });
+  await step('DELETE widget, dry run in the query', 'DELETE', `${widget}?dryRun=All`);
+  await step('PATCH widget finalizers, dry run', 'PATCH', `${widget}?dryRun=All`, {
+    headers: MERGE,
+    body: { metadata: { finalizers: null } },
+  });
+  await step('GET widget after the dry runs', 'GET', widget);
+  await step('DELETE namespace, dryRun=maybe', 'DELETE', `${path}?dryRun=maybe`);
+  await step('PATCH namespace, dryRun=maybe', 'PATCH', `${path}?dryRun=maybe`, {
+    headers: MERGE,
+    body: { metadata: { labels: { a: 'b' } } },
+  });
+  const other = `/apis/example.com/v1/namespaces/${ns}/widgets`;
+  await raw(s, 'POST', other, {
+    body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'query-only' } },
+  });
+  const at = `${other}/query-only`;
+  await raw(s, 'DELETE', `${at}?dryRun=All`, { body: { kind: 'DeleteOptions', apiVersion: 'v1' } });
+  await step('GET widget after a DELETE with a body and dryRun=All in the query', 'GET', at);
 }
 
 /**

@@ -236,6 +236,11 @@ describe('readSettings', () => {
       message: /Input "custom-resources-timeout" is "soon", which is not a duration/,
     },
     {
+      name: 'bad dry-run',
+      given: { namespaces: 'a', 'dry-run': 'maybe' },
+      message: /^Input "dry-run" is "maybe"; allowed: true or false\.$/,
+    },
+    {
       name: 'bad force-finalize-namespace',
       given: { namespaces: 'a', 'force-finalize-namespace': 'maybe' },
       message: /Input "force-finalize-namespace" is "maybe"; allowed: true or false/,
