@@ -38,12 +38,14 @@ export class SettleWatch {
     this.quietSince = clock.now();
   }
 
-  /** Why the namespace is not settled, for a wait that ended without it: the last look's reason, or no look. */
+  /**
+   * Why the namespace is not settled, for a wait that ended without it: the last look's reason, or, with no look, how
+   * long it had been unchanged when the wait ended (a write restarted the quiet period, or the timeout came first).
+   */
   get notSettled(): string {
-    return (
-      this.holding ??
-      `it was never unchanged for ${formatDuration(SETTLE_MS)} (the namespace or its controller's conditions kept changing)`
-    );
+    if (this.holding !== undefined) return this.holding;
+    const quiet = formatDuration(Math.max(0, this.clock.now() - this.quietSince));
+    return `it had been unchanged for ${quiet} when the wait ended, short of the ${formatDuration(SETTLE_MS)} a settled answer needs (a write of the namespace or its controller restarts that)`;
   }
 
   /** A state the wait read: a new resourceVersion is a write (the controller's pass, or anyone's), quiet restarts. */
